@@ -1,0 +1,130 @@
+/* The `bench` command: subcommand table and the options every benchmark shares. */
+#ifndef BENCH_BENCH_H
+#define BENCH_BENCH_H
+
+#include "dev.h"
+#include "prog.h"
+#include "range.h"
+#include "results.h"
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdnoreturn.h>
+
+/* Exit codes (STYLE.md). */
+enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2, EXIT_SKIP = 77 };
+
+/* One subcommand: a row of benches[] in main.c. */
+struct bench_ops {
+	const char *name;
+	const char *summary;   /* one line */
+	void (*usage)(FILE *f);
+	int (*run)(int argc, char **argv);   /* argv[0] is the subcommand name */
+};
+
+/* Options shared by every benchmark that runs kernels. */
+struct common_opts {
+	const char *device;      /* --device or BENCH_DEVICE */
+	unsigned reps;           /* --reps: timed launches per point */
+	unsigned warmup;         /* --warmup: untimed launches first */
+	const char *json_path;   /* --json FILE */
+	const char *csv_path;    /* --csv FILE */
+	const char *kernels_dir; /* --kernels DIR */
+	bool quiet;              /* --quiet: no table */
+	bool list;               /* unused by most */
+};
+
+/* getopt_long entries for the common options; ids start at 0x1000. */
+enum {
+	OPT_DEVICE = 0x1000, OPT_REPS, OPT_WARMUP, OPT_JSON, OPT_CSV, OPT_KERNELS, OPT_QUIET,
+	OPT_BENCH_BASE = 0x1100   /* first id free for a benchmark's own options */
+};
+#define COMMON_LONGOPTS                                            \
+	{ "device", required_argument, NULL, OPT_DEVICE },         \
+	{ "reps", required_argument, NULL, OPT_REPS },             \
+	{ "warmup", required_argument, NULL, OPT_WARMUP },         \
+	{ "json", required_argument, NULL, OPT_JSON },             \
+	{ "csv", required_argument, NULL, OPT_CSV },               \
+	{ "kernels", required_argument, NULL, OPT_KERNELS },       \
+	{ "quiet", no_argument, NULL, OPT_QUIET },                 \
+	{ "help", no_argument, NULL, 'h' }
+
+#define COMMON_USAGE                                                                         \
+	"  --device SPEC   index, platform:device, or name substring (env BENCH_DEVICE)\n"    \
+	"  --reps N        timed launches per point (1..100000, default 10)\n"                \
+	"  --warmup N      untimed launches before them (0..1000, default 2)\n"                \
+	"  --json FILE     write the results document (results/README.md)\n"                  \
+	"  --csv FILE      write one CSV row per point\n"                                       \
+	"  --kernels DIR   load kernel sources from DIR instead of the built-in copies\n"      \
+	"  --quiet         print no table\n"
+
+void common_defaults(struct common_opts *o);
+/* Handles a common option; returns false when c is not one. Exits 2 on a bad value. */
+bool common_opt(struct common_opts *o, int c, const char *arg);
+
+/* Prints "bench NAME: usage: ..." style message and exits 2. */
+noreturn void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints "bench: <blame>: ..." and exits with code. */
+noreturn void die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Helpers around the strict parsers that exit 2 naming the option. */
+uint64_t opt_u64(const char *opt, const char *arg, uint64_t min, uint64_t max);
+uint64_t opt_size(const char *opt, const char *arg, uint64_t min, uint64_t max);
+void opt_range(const char *opt, const char *arg, uint64_t min, uint64_t max, struct range *r);
+
+/* Subcommand name for messages ("vecadd"). */
+extern const char *bench_cmd;
+
+
+/* ---- running a benchmark: device, context, outputs, points ---- */
+
+/* The whole command line, for the results document. */
+extern int bench_argc;
+extern char **bench_argv;
+
+struct bench_session {
+	const struct common_opts *opts;
+	struct dev_list devs;
+	const struct dev_info *dev;
+	struct prog_ctx pc;
+	struct res_out json_out, csv_out;
+	json_t *doc;
+	unsigned n_ok, n_failed, n_skipped;
+};
+
+/*
+ * Reserves the output files (so a bad path fails before any work), lists the
+ * devices, selects one and creates its context and queue. Exits 2 on bad
+ * usage or no platform/device, 1 on a driver failure.
+ */
+void session_open(struct bench_session *s, const struct common_opts *o, const char *benchmark);
+/* Adds a point to the document and counts its status. */
+void session_add_point(struct bench_session *s, json_t *point);
+/* Writes the outputs, releases everything; returns 0, or 1 if a point failed. */
+int session_finish(struct bench_session *s);
+/* "[12/48] groups=12" on stderr, overwritten in place, only when stderr is a terminal. */
+void session_progress(const struct bench_session *s, size_t i, size_t n, const char *label);
+
+/* A new point {params: {}, status, reason, validated}; params filled by the caller. */
+json_t *point_new(void);
+/* Sets status ("ok", "failed", "skipped") and reason (NULL: none). */
+void point_set_status(json_t *point, const char *status, const char *reason);
+/* Adds time_ns and wall_ns statistics of n samples to the point. */
+void point_set_times(json_t *point, const double *dev_ns, const double *wall_ns, size_t n);
+
+/* ---- text tables ---- */
+#define TABLE_MAX_COLS 24
+struct table {
+	size_t ncols, nrows, cap;
+	const char *head[TABLE_MAX_COLS];
+	char **cells;   /* nrows * ncols, heap */
+};
+void table_init(struct table *t, size_t ncols, const char *const *head);
+/* Adds a row of ncols cells, each printf-formatted from the list of strings given. */
+void table_add(struct table *t, const char *const *cells);
+void table_print(const struct table *t, FILE *f);
+void table_free(struct table *t);
+
+/* Reports the option getopt_long rejected (c is '?' or ':') and exits 2. */
+noreturn void opt_reject(int c, char **argv);
+
+#endif

@@ -1,0 +1,244 @@
+/* Options, messages and the session every benchmark runs in. */
+#include "bench.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+const char *bench_cmd = "bench";
+int bench_argc;
+char **bench_argv;
+
+noreturn void usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "bench %s: usage: ", bench_cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n(see 'bench %s --help')\n", bench_cmd);
+	exit(EXIT_USAGE);
+}
+
+noreturn void die(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "bench %s: ", bench_cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(code);
+}
+
+uint64_t opt_u64(const char *opt, const char *arg, uint64_t min, uint64_t max)
+{
+	char err[512];
+	uint64_t v;
+
+	if (!parse_u64(arg, min, max, &v, err, sizeof(err)))
+		usage_error("--%s %s", opt, err);
+	return v;
+}
+
+uint64_t opt_size(const char *opt, const char *arg, uint64_t min, uint64_t max)
+{
+	char err[512];
+	uint64_t v;
+
+	if (!parse_size(arg, min, max, &v, err, sizeof(err)))
+		usage_error("--%s %s", opt, err);
+	return v;
+}
+
+void opt_range(const char *opt, const char *arg, uint64_t min, uint64_t max, struct range *r)
+{
+	char err[512];
+
+	if (!range_parse(arg, min, max, r, err, sizeof(err)))
+		usage_error("--%s %s", opt, err);
+}
+
+void common_defaults(struct common_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->device = getenv("BENCH_DEVICE");
+	o->reps = 10;
+	o->warmup = 2;
+}
+
+bool common_opt(struct common_opts *o, int c, const char *arg)
+{
+	switch (c) {
+	case OPT_DEVICE: o->device = arg; return true;
+	case OPT_REPS: o->reps = (unsigned)opt_u64("reps", arg, 1, 100000); return true;
+	case OPT_WARMUP: o->warmup = (unsigned)opt_u64("warmup", arg, 0, 1000); return true;
+	case OPT_JSON: o->json_path = arg; return true;
+	case OPT_CSV: o->csv_path = arg; return true;
+	case OPT_KERNELS: o->kernels_dir = arg; return true;
+	case OPT_QUIET: o->quiet = true; return true;
+	default: return false;
+	}
+}
+
+void session_open(struct bench_session *s, const struct common_opts *o, const char *benchmark)
+{
+	char err[4096];
+
+	memset(s, 0, sizeof(*s));
+	s->json_out.fd = s->csv_out.fd = -1;
+	s->opts = o;
+	if (o->kernels_dir && access(o->kernels_dir, R_OK | X_OK) != 0)
+		usage_error("--kernels '%s' is not a readable folder", o->kernels_dir);
+	if (o->json_path && !res_out_open(&s->json_out, o->json_path, err, sizeof(err)))
+		usage_error("--json %s", err);
+	if (o->csv_path && !res_out_open(&s->csv_out, o->csv_path, err, sizeof(err))) {
+		res_out_abort(&s->json_out);
+		usage_error("--csv %s", err);
+	}
+	if (!dev_list_query(&s->devs, err, sizeof(err)) ||
+	    !(s->dev = dev_select(&s->devs, o->device, err, sizeof(err)))) {
+		res_out_abort(&s->json_out);
+		res_out_abort(&s->csv_out);
+		die(EXIT_USAGE, "%s%s", o->device && s->devs.n ? "--device " : "", err);
+	}
+	if (!prog_ctx_create(&s->pc, s->dev, o->kernels_dir, err, sizeof(err))) {
+		res_out_abort(&s->json_out);
+		res_out_abort(&s->csv_out);
+		die(EXIT_FAIL, "driver: %s on '%s'", err, s->dev->name);
+	}
+	s->doc = res_doc_new(bench_argc, bench_argv, s->dev, benchmark);
+}
+
+void session_add_point(struct bench_session *s, json_t *point)
+{
+	const char *st = json_string_value(json_object_get(point, "status"));
+
+	if (st && strcmp(st, "ok") == 0)
+		s->n_ok++;
+	else if (st && strcmp(st, "skipped") == 0)
+		s->n_skipped++;
+	else
+		s->n_failed++;
+	res_doc_add_point(s->doc, point);
+}
+
+int session_finish(struct bench_session *s)
+{
+	char err[1024];
+	int rc = s->n_failed ? EXIT_FAIL : EXIT_OK;
+
+	if (s->opts->json_path && !res_write_json(&s->json_out, s->doc, err, sizeof(err))) {
+		fprintf(stderr, "bench %s: %s\n", bench_cmd, err);
+		rc = EXIT_FAIL;
+	}
+	if (s->opts->csv_path && !res_write_csv(&s->csv_out, s->doc, err, sizeof(err))) {
+		fprintf(stderr, "bench %s: %s\n", bench_cmd, err);
+		rc = EXIT_FAIL;
+	}
+	if (s->n_failed)
+		fprintf(stderr, "bench %s: %u of %u points failed (see their status and reason)\n",
+			bench_cmd, s->n_failed, s->n_ok + s->n_failed + s->n_skipped);
+	json_decref(s->doc);
+	prog_ctx_release(&s->pc);
+	dev_list_free(&s->devs);
+	return rc;
+}
+
+void session_progress(const struct bench_session *s, size_t i, size_t n, const char *label)
+{
+	(void)s;
+	if (!isatty(STDERR_FILENO))
+		return;
+	if (i >= n)
+		fprintf(stderr, "\r\033[K");
+	else
+		fprintf(stderr, "\r\033[K[%zu/%zu] %s", i + 1, n, label);
+	fflush(stderr);
+}
+
+json_t *point_new(void)
+{
+	json_t *p = json_object();
+
+	json_object_set_new(p, "params", json_object());
+	json_object_set_new(p, "status", json_string("ok"));
+	json_object_set_new(p, "reason", json_null());
+	json_object_set_new(p, "validated", json_false());
+	return p;
+}
+
+void point_set_status(json_t *point, const char *status, const char *reason)
+{
+	json_object_set_new(point, "status", json_string(status));
+	json_object_set_new(point, "reason", reason ? json_string(reason) : json_null());
+}
+
+void point_set_times(json_t *point, const double *dev_ns, const double *wall_ns, size_t n)
+{
+	struct stats st;
+
+	stats_compute(dev_ns, n, &st);
+	json_object_set_new(point, "time_ns", res_stats_json(&st, dev_ns, n));
+	stats_compute(wall_ns, n, &st);
+	json_object_set_new(point, "wall_ns", res_stats_json(&st, wall_ns, n));
+}
+
+void table_init(struct table *t, size_t ncols, const char *const *head)
+{
+	memset(t, 0, sizeof(*t));
+	t->ncols = ncols;
+	for (size_t i = 0; i < ncols; i++)
+		t->head[i] = head[i];
+}
+
+void table_add(struct table *t, const char *const *cells)
+{
+	if (t->nrows == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 64;
+		t->cells = realloc(t->cells, t->cap * t->ncols * sizeof(*t->cells));
+	}
+	for (size_t i = 0; i < t->ncols; i++)
+		t->cells[t->nrows * t->ncols + i] = strdup(cells[i] ? cells[i] : "");
+	t->nrows++;
+}
+
+void table_print(const struct table *t, FILE *f)
+{
+	size_t w[TABLE_MAX_COLS];
+
+	for (size_t c = 0; c < t->ncols; c++) {
+		w[c] = strlen(t->head[c]);
+		for (size_t r = 0; r < t->nrows; r++) {
+			size_t l = strlen(t->cells[r * t->ncols + c]);
+			w[c] = l > w[c] ? l : w[c];
+		}
+	}
+	for (size_t c = 0; c < t->ncols; c++)
+		fprintf(f, "%*s%s", (int)w[c], t->head[c], c + 1 < t->ncols ? "  " : "\n");
+	for (size_t r = 0; r < t->nrows; r++)
+		for (size_t c = 0; c < t->ncols; c++)
+			fprintf(f, "%*s%s", (int)w[c], t->cells[r * t->ncols + c],
+				c + 1 < t->ncols ? "  " : "\n");
+}
+
+void table_free(struct table *t)
+{
+	for (size_t i = 0; i < t->nrows * t->ncols; i++)
+		free(t->cells[i]);
+	free(t->cells);
+	memset(t, 0, sizeof(*t));
+}
+
+noreturn void opt_reject(int c, char **argv)
+{
+	const char *o = argv[optind - 1];
+
+	if (c == ':')
+		usage_error("option '%s' needs a value", o);
+	usage_error("unknown option '%s'", o);
+}

@@ -1,0 +1,26 @@
+/* Entry points of the subcommands, one file each under bench/. */
+#ifndef BENCH_SUBCOMMANDS_H
+#define BENCH_SUBCOMMANDS_H
+
+#include <stdio.h>
+
+int info_main(int argc, char **argv);
+void info_usage(FILE *f);
+int vecadd_main(int argc, char **argv);
+void vecadd_usage(FILE *f);
+int model_main(int argc, char **argv);
+void model_usage(FILE *f);
+int occupancy_main(int argc, char **argv);
+void occupancy_usage(FILE *f);
+int sg_info_main(int argc, char **argv);
+void sg_info_usage(FILE *f);
+int sg_copy_main(int argc, char **argv);
+void sg_copy_usage(FILE *f);
+int transpose_main(int argc, char **argv);
+void transpose_usage(FILE *f);
+int atomics_main(int argc, char **argv);
+void atomics_usage(FILE *f);
+int latency_main(int argc, char **argv);
+void latency_usage(FILE *f);
+
+#endif

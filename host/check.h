@@ -1,0 +1,29 @@
+/* Validation helpers: fresh random inputs, poisoned outputs, exact comparison. */
+#ifndef BENCH_CHECK_H
+#define BENCH_CHECK_H
+
+#include "clerr.h"
+#include <stddef.h>
+#include <stdint.h>
+
+/* The value every output buffer is filled with before a validated launch. */
+#define CHECK_POISON 0xDEADBEEFu
+
+/* A fresh seed from the system (getrandom), falling back to the clock. */
+uint64_t check_fresh_seed(void);
+
+/* Fills x[0..n) with pseudo-random words from seed (xorshift64*, splitmix-seeded). */
+void check_fill_random(uint32_t *x, size_t n, uint64_t seed);
+
+/* Fills a device buffer of `bytes` (a multiple of 4) with CHECK_POISON, waiting for it. */
+cl_int check_poison(cl_command_queue q, cl_mem m, size_t bytes);
+
+/*
+ * Compares got to ref; returns the number of differing words (0: valid) and
+ * describes the first ones in reason ("3 of 1048576 words differ; first at
+ * 17: expected 0x..., got 0xdeadbeef (poison: never written)").
+ */
+size_t check_compare_u32(const uint32_t *got, const uint32_t *ref, size_t n, char *reason,
+			 size_t len);
+
+#endif

@@ -1,0 +1,347 @@
+/* Device discovery, selection and the device report. */
+#include "dev.h"
+
+#include <CL/cl_ext.h>
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* Vendor attribute queries (cl_intel_device_attribute_query, cl_nv_device_attribute_query). */
+#ifndef CL_DEVICE_IP_VERSION_INTEL
+#define CL_DEVICE_IP_VERSION_INTEL 0x4250
+#define CL_DEVICE_ID_INTEL 0x4251
+#define CL_DEVICE_NUM_SLICES_INTEL 0x4252
+#define CL_DEVICE_NUM_SUB_SLICES_PER_SLICE_INTEL 0x4253
+#define CL_DEVICE_NUM_EUS_PER_SUB_SLICE_INTEL 0x4254
+#define CL_DEVICE_NUM_THREADS_PER_EU_INTEL 0x4255
+#endif
+#ifndef CL_DEVICE_WARP_SIZE_NV
+#define CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV 0x4000
+#define CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV 0x4001
+#define CL_DEVICE_REGISTERS_PER_BLOCK_NV 0x4002
+#define CL_DEVICE_WARP_SIZE_NV 0x4003
+#endif
+
+static void get_str(cl_device_id d, cl_device_info p, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (clGetDeviceInfo(d, p, len, buf, NULL) != CL_SUCCESS)
+		buf[0] = '\0';
+	buf[len - 1] = '\0';
+	for (size_t n = strlen(buf); n > 0 && isspace((unsigned char)buf[n - 1]); n--)
+		buf[n - 1] = '\0';
+}
+
+/* Reads a scalar property of any size; leaves *v zeroed when the query fails. */
+static bool get_val(cl_device_id d, cl_device_info p, void *v, size_t size)
+{
+	memset(v, 0, size);
+	return clGetDeviceInfo(d, p, size, v, NULL) == CL_SUCCESS;
+}
+
+static char *get_heap_str(cl_device_id d, cl_device_info p)
+{
+	size_t len = 0;
+	char *s;
+
+	if (clGetDeviceInfo(d, p, 0, NULL, &len) != CL_SUCCESS)
+		len = 0;
+	s = calloc(len + 1, 1);
+	if (s && len && clGetDeviceInfo(d, p, len, s, NULL) != CL_SUCCESS)
+		s[0] = '\0';
+	return s;
+}
+
+static void parse_version(const char *s, const char *prefix, unsigned *maj, unsigned *min)
+{
+	*maj = *min = 0;
+	if (strncmp(s, prefix, strlen(prefix)) == 0)
+		sscanf(s + strlen(prefix), "%u.%u", maj, min);
+}
+
+static void query_subgroups(struct dev_info *di)
+{
+	size_t sizes[DEV_MAX_SG_SIZES], len = 0;
+
+	di->has_intel_subgroups = dev_has_ext(di, "cl_intel_subgroups");
+	di->has_intel_reqd_sg = dev_has_ext(di, "cl_intel_required_subgroup_size");
+	di->has_khr_subgroups = dev_has_ext(di, "cl_khr_subgroups");
+	di->has_khr_sg_shuffle = dev_has_ext(di, "cl_khr_subgroup_shuffle");
+	if (di->api_major > 2 || (di->api_major == 2 && di->api_minor >= 1))
+		get_val(di->id, CL_DEVICE_MAX_NUM_SUB_GROUPS, &di->max_sub_groups,
+			sizeof(di->max_sub_groups));
+	if (di->has_intel_reqd_sg &&
+	    clGetDeviceInfo(di->id, CL_DEVICE_SUB_GROUP_SIZES_INTEL, sizeof(sizes), sizes, &len) ==
+		    CL_SUCCESS) {
+		di->n_sg_sizes = (unsigned)(len / sizeof(size_t));
+		memcpy(di->sg_sizes, sizes, len);
+	}
+	if (di->api_major >= 3) {
+		cl_name_version feats[128];
+		size_t fl = 0;
+		if (clGetDeviceInfo(di->id, CL_DEVICE_OPENCL_C_FEATURES, sizeof(feats), feats, &fl) ==
+		    CL_SUCCESS)
+			for (size_t i = 0; i < fl / sizeof(feats[0]); i++)
+				if (strcmp(feats[i].name, "__opencl_c_subgroups") == 0)
+					di->has_c30_subgroups = true;
+	}
+}
+
+static void query_c_version(struct dev_info *di)
+{
+	parse_version(di->c_version, "OpenCL C ", &di->c_major, &di->c_minor);
+	if (di->api_major >= 3) {
+		cl_name_version v[16];
+		size_t len = 0;
+		if (clGetDeviceInfo(di->id, CL_DEVICE_OPENCL_C_ALL_VERSIONS, sizeof(v), v, &len) ==
+		    CL_SUCCESS)
+			for (size_t i = 0; i < len / sizeof(v[0]); i++) {
+				unsigned ma = CL_VERSION_MAJOR(v[i].version);
+				unsigned mi = CL_VERSION_MINOR(v[i].version);
+				if (ma > di->c_major || (ma == di->c_major && mi > di->c_minor)) {
+					di->c_major = ma;
+					di->c_minor = mi;
+				}
+			}
+	}
+}
+
+static void query_vendor(struct dev_info *di)
+{
+	cl_uint vid = 0;
+
+	get_val(di->id, CL_DEVICE_VENDOR_ID, &vid, sizeof(vid));
+	if (vid == 0x8086 || strstr(di->vendor, "Intel"))
+		di->vendor_kind = DEV_VENDOR_INTEL;
+	else if (vid == 0x10de || strstr(di->vendor, "NVIDIA"))
+		di->vendor_kind = DEV_VENDOR_NVIDIA;
+	else if (vid == 0x1002 || strstr(di->vendor, "Advanced Micro Devices"))
+		di->vendor_kind = DEV_VENDOR_AMD;
+	if (dev_has_ext(di, "cl_intel_device_attribute_query")) {
+		get_val(di->id, CL_DEVICE_NUM_SLICES_INTEL, &di->intel_slices, 4);
+		get_val(di->id, CL_DEVICE_NUM_SUB_SLICES_PER_SLICE_INTEL,
+			&di->intel_subslices_per_slice, 4);
+		get_val(di->id, CL_DEVICE_NUM_EUS_PER_SUB_SLICE_INTEL, &di->intel_eus_per_subslice, 4);
+		get_val(di->id, CL_DEVICE_NUM_THREADS_PER_EU_INTEL, &di->intel_threads_per_eu, 4);
+		get_val(di->id, CL_DEVICE_IP_VERSION_INTEL, &di->intel_ip_version, 4);
+		get_val(di->id, CL_DEVICE_ID_INTEL, &di->intel_device_id, 4);
+	}
+	if (dev_has_ext(di, "cl_nv_device_attribute_query")) {
+		get_val(di->id, CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, &di->nv_cc_major, 4);
+		get_val(di->id, CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, &di->nv_cc_minor, 4);
+		get_val(di->id, CL_DEVICE_WARP_SIZE_NV, &di->nv_warp_size, 4);
+		get_val(di->id, CL_DEVICE_REGISTERS_PER_BLOCK_NV, &di->nv_regs_per_block, 4);
+	}
+}
+
+static void query_device(struct dev_info *di)
+{
+	cl_command_queue_properties qp = 0;
+
+	get_str(di->id, CL_DEVICE_NAME, di->name, sizeof(di->name));
+	get_str(di->id, CL_DEVICE_VENDOR, di->vendor, sizeof(di->vendor));
+	get_str(di->id, CL_DRIVER_VERSION, di->driver, sizeof(di->driver));
+	get_str(di->id, CL_DEVICE_VERSION, di->version, sizeof(di->version));
+	get_str(di->id, CL_DEVICE_OPENCL_C_VERSION, di->c_version, sizeof(di->c_version));
+	di->extensions = get_heap_str(di->id, CL_DEVICE_EXTENSIONS);
+	parse_version(di->version, "OpenCL ", &di->api_major, &di->api_minor);
+	get_val(di->id, CL_DEVICE_TYPE, &di->type, sizeof(di->type));
+	get_val(di->id, CL_DEVICE_MAX_COMPUTE_UNITS, &di->compute_units, 4);
+	get_val(di->id, CL_DEVICE_MAX_CLOCK_FREQUENCY, &di->clock_mhz, 4);
+	get_val(di->id, CL_DEVICE_MAX_WORK_GROUP_SIZE, &di->max_wg, sizeof(size_t));
+	get_val(di->id, CL_DEVICE_MAX_WORK_ITEM_SIZES, di->max_item_sizes,
+		sizeof(di->max_item_sizes));
+	get_val(di->id, CL_DEVICE_LOCAL_MEM_SIZE, &di->local_mem, 8);
+	get_val(di->id, CL_DEVICE_GLOBAL_MEM_SIZE, &di->global_mem, 8);
+	get_val(di->id, CL_DEVICE_MAX_MEM_ALLOC_SIZE, &di->max_alloc, 8);
+	get_val(di->id, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, &di->global_cache, 8);
+	cl_uint line = 0;
+	get_val(di->id, CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE, &line, 4);
+	di->global_cacheline = line;
+	get_val(di->id, CL_DEVICE_PROFILING_TIMER_RESOLUTION, &di->timer_resolution_ns,
+		sizeof(size_t));
+	get_val(di->id, CL_DEVICE_QUEUE_PROPERTIES, &qp, sizeof(qp));
+	di->profiling = (qp & CL_QUEUE_PROFILING_ENABLE) != 0;
+	query_c_version(di);
+	query_subgroups(di);
+	di->atomic_caps_known = di->api_major >= 3 &&
+				get_val(di->id, CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES,
+					&di->atomic_mem_caps, sizeof(di->atomic_mem_caps));
+	query_vendor(di);
+}
+
+static void get_platform_str(cl_platform_id p, cl_platform_info what, char *buf, size_t len)
+{
+	if (clGetPlatformInfo(p, what, len, buf, NULL) != CL_SUCCESS)
+		buf[0] = '\0';
+	buf[len - 1] = '\0';
+}
+
+bool dev_list_query(struct dev_list *l, char *err, size_t errlen)
+{
+	cl_platform_id plats[32];
+	cl_uint np = 0;
+	cl_int e = clGetPlatformIDs(32, plats, &np);
+
+	memset(l, 0, sizeof(*l));
+	if (e != CL_SUCCESS || np == 0) {
+		snprintf(err, errlen,
+			 "no OpenCL platform found (%s). Install one: on Debian, `apt-get install "
+			 "pocl-opencl-icd` (CPU) or your GPU vendor's OpenCL driver; "
+			 "`scripts/setup.sh` installs both CPU platforms this project tests on",
+			 e == CL_SUCCESS ? "0 platforms" : cl_err_name(e));
+		return false;
+	}
+	l->n_platforms = np;
+	for (cl_uint p = 0; p < np; p++) {
+		cl_device_id ids[64];
+		cl_uint nd = 0;
+		if (clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 64, ids, &nd) != CL_SUCCESS)
+			continue;
+		struct dev_info *nl = realloc(l->d, (l->n + nd) * sizeof(*nl));
+		if (!nl)
+			break;
+		l->d = nl;
+		for (cl_uint d = 0; d < nd; d++) {
+			struct dev_info *di = &l->d[l->n];
+			memset(di, 0, sizeof(*di));
+			di->index = l->n++;
+			di->platform_index = p;
+			di->device_index = d;
+			di->platform = plats[p];
+			di->id = ids[d];
+			get_platform_str(plats[p], CL_PLATFORM_NAME, di->platform_name,
+					 sizeof(di->platform_name));
+			get_platform_str(plats[p], CL_PLATFORM_VERSION, di->platform_version,
+					 sizeof(di->platform_version));
+			query_device(di);
+		}
+	}
+	if (l->n == 0) {
+		snprintf(err, errlen, "%u OpenCL platform(s) found but no device", np);
+		return false;
+	}
+	return true;
+}
+
+void dev_list_free(struct dev_list *l)
+{
+	for (unsigned i = 0; i < l->n; i++)
+		free(l->d[i].extensions);
+	free(l->d);
+	memset(l, 0, sizeof(*l));
+}
+
+bool dev_has_ext(const struct dev_info *d, const char *ext)
+{
+	size_t n = strlen(ext);
+
+	for (const char *p = d->extensions; p && (p = strstr(p, ext)); p += n)
+		if ((p == d->extensions || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+			return true;
+	return false;
+}
+
+bool dev_can_require_sg(const struct dev_info *d, unsigned sz)
+{
+	if (!d->has_intel_reqd_sg)
+		return false;
+	for (unsigned i = 0; i < d->n_sg_sizes; i++)
+		if (d->sg_sizes[i] == sz)
+			return true;
+	return false;
+}
+
+bool dev_has_subgroups(const struct dev_info *d)
+{
+	return d->has_intel_subgroups || d->has_khr_subgroups || d->has_c30_subgroups;
+}
+
+const char *dev_sg_sizes_str(const struct dev_info *d, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < d->n_sg_sizes && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%zu", i ? ", " : "", d->sg_sizes[i]);
+	if (d->n_sg_sizes == 0)
+		snprintf(buf, len, "none");
+	return buf;
+}
+
+const char *dev_type_str(cl_device_type t)
+{
+	if (t & CL_DEVICE_TYPE_GPU)
+		return "GPU";
+	if (t & CL_DEVICE_TYPE_CPU)
+		return "CPU";
+	if (t & CL_DEVICE_TYPE_ACCELERATOR)
+		return "accelerator";
+	return "other";
+}
+
+/* Sub-group features, for the default choice among CPU platforms. */
+static int sg_score(const struct dev_info *d)
+{
+	return 4 * d->has_intel_reqd_sg + 2 * d->has_intel_subgroups +
+	       (d->has_khr_subgroups || d->has_c30_subgroups);
+}
+
+static bool contains_ci(const char *hay, const char *needle)
+{
+	size_t n = strlen(needle);
+
+	for (; *hay; hay++)
+		if (strncasecmp(hay, needle, n) == 0)
+			return true;
+	return false;
+}
+
+static void list_devices(const struct dev_list *l, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	for (unsigned i = 0; i < l->n && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "\n  %u (%u:%u) %s [%s, %s]", i,
+					l->d[i].platform_index, l->d[i].device_index, l->d[i].name,
+					l->d[i].platform_name, dev_type_str(l->d[i].type));
+}
+
+const struct dev_info *dev_select(const struct dev_list *l, const char *spec, char *err,
+				  size_t errlen)
+{
+	const struct dev_info *best = NULL;
+	unsigned a, b;
+	char tail;
+	char devs[2048];
+
+	if (!spec || !*spec) {
+		for (unsigned i = 0; i < l->n; i++)
+			if (l->d[i].type & CL_DEVICE_TYPE_GPU)
+				return &l->d[i];
+		best = &l->d[0];
+		for (unsigned i = 1; i < l->n; i++)
+			if (sg_score(&l->d[i]) > sg_score(best))
+				best = &l->d[i];
+		return best;
+	}
+	if (sscanf(spec, "%u:%u%c", &a, &b, &tail) == 2) {
+		for (unsigned i = 0; i < l->n; i++)
+			if (l->d[i].platform_index == a && l->d[i].device_index == b)
+				return &l->d[i];
+	} else if (strspn(spec, "0123456789") == strlen(spec)) {
+		if (sscanf(spec, "%u", &a) == 1 && a < l->n && strlen(spec) < 6)
+			return &l->d[a];
+	} else {
+		for (unsigned i = 0; i < l->n; i++)
+			if (contains_ci(l->d[i].name, spec) || contains_ci(l->d[i].platform_name, spec) ||
+			    contains_ci(l->d[i].platform_version, spec))
+				return &l->d[i];
+	}
+	list_devices(l, devs, sizeof(devs));
+	snprintf(err, errlen, "'%s' names no device; the devices found are (index, platform:device):%s",
+		 spec, devs);
+	return NULL;
+}

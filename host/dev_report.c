@@ -1,0 +1,129 @@
+/* The device report: `bench info` as text and JSON, one table of fields for both. */
+#include "dev.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+static json_t *sg_sizes_json(const struct dev_info *d)
+{
+	json_t *a = json_array();
+
+	for (unsigned i = 0; i < d->n_sg_sizes; i++)
+		json_array_append_new(a, json_integer((json_int_t)d->sg_sizes[i]));
+	return a;
+}
+
+static json_t *atomic_caps_json(const struct dev_info *d)
+{
+	static const struct { uint64_t bit; const char *name; } caps[] = {
+		{ 1u << 0, "relaxed" }, { 1u << 1, "acq_rel" }, { 1u << 2, "seq_cst" },
+		{ 1u << 3, "work_item" }, { 1u << 4, "work_group" }, { 1u << 5, "device" },
+		{ 1u << 6, "all_devices" },
+	};
+	json_t *a;
+
+	if (!d->atomic_caps_known)
+		return json_null();
+	a = json_array();
+	for (size_t i = 0; i < sizeof(caps) / sizeof(caps[0]); i++)
+		if (d->atomic_mem_caps & caps[i].bit)
+			json_array_append_new(a, json_string(caps[i].name));
+	return a;
+}
+
+static json_t *vendor_json(const struct dev_info *d)
+{
+	json_t *v = json_object();
+
+	if (d->intel_threads_per_eu) {
+		json_object_set_new(v, "intel_slices", json_integer(d->intel_slices));
+		json_object_set_new(v, "intel_subslices_per_slice",
+				    json_integer(d->intel_subslices_per_slice));
+		json_object_set_new(v, "intel_eus_per_subslice", json_integer(d->intel_eus_per_subslice));
+		json_object_set_new(v, "intel_threads_per_eu", json_integer(d->intel_threads_per_eu));
+		json_object_set_new(v, "intel_ip_version", json_integer(d->intel_ip_version));
+		json_object_set_new(v, "intel_device_id", json_integer(d->intel_device_id));
+	}
+	if (d->nv_warp_size) {
+		char cc[16];
+		snprintf(cc, sizeof(cc), "%u.%u", d->nv_cc_major, d->nv_cc_minor);
+		json_object_set_new(v, "nv_compute_capability", json_string(cc));
+		json_object_set_new(v, "nv_warp_size", json_integer(d->nv_warp_size));
+		json_object_set_new(v, "nv_registers_per_block", json_integer(d->nv_regs_per_block));
+	}
+	return v;
+}
+
+json_t *dev_to_json(const struct dev_info *d)
+{
+	json_t *o = json_object();
+	char c[16];
+
+	json_object_set_new(o, "index", json_integer(d->index));
+	json_object_set_new(o, "platform_index", json_integer(d->platform_index));
+	json_object_set_new(o, "device_index", json_integer(d->device_index));
+	json_object_set_new(o, "platform", json_string(d->platform_name));
+	json_object_set_new(o, "platform_version", json_string(d->platform_version));
+	json_object_set_new(o, "name", json_string(d->name));
+	json_object_set_new(o, "vendor", json_string(d->vendor));
+	json_object_set_new(o, "type", json_string(dev_type_str(d->type)));
+	json_object_set_new(o, "driver_version", json_string(d->driver));
+	json_object_set_new(o, "opencl_version", json_string(d->version));
+	json_object_set_new(o, "opencl_c_version", json_string(d->c_version));
+	snprintf(c, sizeof(c), "%u.%u", d->c_major, d->c_minor);
+	json_object_set_new(o, "opencl_c_highest", json_string(c));
+	json_object_set_new(o, "compute_units", json_integer(d->compute_units));
+	json_object_set_new(o, "max_clock_mhz", json_integer(d->clock_mhz));
+	json_object_set_new(o, "max_work_group_size", json_integer((json_int_t)d->max_wg));
+	json_object_set_new(o, "local_mem_bytes", json_integer((json_int_t)d->local_mem));
+	json_object_set_new(o, "global_mem_bytes", json_integer((json_int_t)d->global_mem));
+	json_object_set_new(o, "max_alloc_bytes", json_integer((json_int_t)d->max_alloc));
+	json_object_set_new(o, "global_cache_bytes", json_integer((json_int_t)d->global_cache));
+	json_object_set_new(o, "global_cacheline_bytes", json_integer((json_int_t)d->global_cacheline));
+	json_object_set_new(o, "timer_resolution_ns", json_integer((json_int_t)d->timer_resolution_ns));
+	json_object_set_new(o, "max_sub_groups", json_integer(d->max_sub_groups));
+	json_object_set_new(o, "sub_group_sizes", sg_sizes_json(d));
+	json_object_set_new(o, "cl_intel_subgroups", json_boolean(d->has_intel_subgroups));
+	json_object_set_new(o, "cl_intel_required_subgroup_size", json_boolean(d->has_intel_reqd_sg));
+	json_object_set_new(o, "cl_khr_subgroups", json_boolean(d->has_khr_subgroups));
+	json_object_set_new(o, "cl_khr_subgroup_shuffle", json_boolean(d->has_khr_sg_shuffle));
+	json_object_set_new(o, "opencl_c_subgroups", json_boolean(d->has_c30_subgroups));
+	json_object_set_new(o, "atomic_memory_capabilities", atomic_caps_json(d));
+	json_object_set_new(o, "vendor_attributes", vendor_json(d));
+	json_object_set_new(o, "extensions", json_string(d->extensions ? d->extensions : ""));
+	return o;
+}
+
+static void print_value(FILE *f, const char *key, const json_t *v)
+{
+	char *s;
+
+	if (json_is_string(v)) {
+		fprintf(f, "  %-34s %s\n", key, json_string_value(v));
+		return;
+	}
+	s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+	fprintf(f, "  %-34s %s\n", key, s ? s : "?");
+	free(s);
+}
+
+void dev_print(const struct dev_info *d, FILE *f)
+{
+	json_t *o = dev_to_json(d);
+	const char *key;
+	json_t *v;
+
+	fprintf(f, "Device %u (%u:%u): %s\n", d->index, d->platform_index, d->device_index, d->name);
+	json_object_foreach(o, key, v) {
+		if (strcmp(key, "vendor_attributes") == 0) {
+			const char *k2;
+			json_t *v2;
+			json_object_foreach(v, k2, v2)
+				print_value(f, k2, v2);
+		} else {
+			print_value(f, key, v);
+		}
+	}
+	json_decref(o);
+}

@@ -1,0 +1,325 @@
+/* OpenCL context, queue, program building and kernel resource queries. */
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS /* clCreateCommandQueue for 1.x devices */
+#include "prog.h"
+
+#include <CL/cl_ext.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef CL_KERNEL_SPILL_MEM_SIZE_INTEL
+#define CL_KERNEL_SPILL_MEM_SIZE_INTEL 0x4109
+#endif
+#ifndef CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL
+#define CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL 0x410A
+#endif
+
+/* Generated at build time by scripts/embed.py from kernels/. */
+struct kernel_file {
+	const char *name;
+	const char *data;
+	size_t len;
+};
+extern const struct kernel_file kernel_files[];
+extern const size_t kernel_files_count;
+
+bool prog_ctx_create(struct prog_ctx *c, const struct dev_info *dev, const char *kernels_dir,
+		     char *err, size_t errlen)
+{
+	cl_int e = CL_SUCCESS;
+	cl_context_properties props[] = { CL_CONTEXT_PLATFORM, (cl_context_properties)dev->platform,
+					   0 };
+	cl_queue_properties qprops[] = { CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0 };
+
+	memset(c, 0, sizeof(*c));
+	c->dev = dev;
+	c->kernels_dir = kernels_dir;
+	c->ctx = clCreateContext(props, 1, &dev->id, NULL, NULL, &e);
+	if (e != CL_SUCCESS) {
+		snprintf(err, errlen, "clCreateContext: %s", cl_err_name(e));
+		return false;
+	}
+	if (dev->api_major >= 2)
+		c->q = clCreateCommandQueueWithProperties(c->ctx, dev->id, qprops, &e);
+	else
+		c->q = clCreateCommandQueue(c->ctx, dev->id, CL_QUEUE_PROFILING_ENABLE, &e);
+	if (e != CL_SUCCESS) {
+		snprintf(err, errlen, "creating a profiling command queue: %s", cl_err_name(e));
+		clReleaseContext(c->ctx);
+		c->ctx = NULL;
+		return false;
+	}
+	return true;
+}
+
+void prog_ctx_release(struct prog_ctx *c)
+{
+	if (c->q)
+		clReleaseCommandQueue(c->q);
+	if (c->ctx)
+		clReleaseContext(c->ctx);
+	c->q = NULL;
+	c->ctx = NULL;
+}
+
+const char *const *prog_builtin_names(size_t *n)
+{
+	static const char *names[64];
+
+	*n = kernel_files_count < 64 ? kernel_files_count : 64;
+	for (size_t i = 0; i < *n; i++)
+		names[i] = kernel_files[i].name;
+	return names;
+}
+
+/* The raw text of one file, from a folder or the built-in copies. */
+static char *load_file(const char *dir, const char *name, char *err, size_t errlen)
+{
+	char path[4096];
+	FILE *f;
+	long len;
+	char *buf;
+
+	if (!dir) {
+		for (size_t i = 0; i < kernel_files_count; i++)
+			if (strcmp(kernel_files[i].name, name) == 0) {
+				buf = malloc(kernel_files[i].len + 1);
+				if (buf) {
+					memcpy(buf, kernel_files[i].data, kernel_files[i].len);
+					buf[kernel_files[i].len] = '\0';
+				}
+				return buf;
+			}
+		snprintf(err, errlen, "bench bug: no built-in kernel file '%s'", name);
+		return NULL;
+	}
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "rb");
+	if (!f) {
+		snprintf(err, errlen, "cannot read kernel file '%s' (from --kernels)", path);
+		return NULL;
+	}
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = len >= 0 ? malloc((size_t)len + 1) : NULL;
+	if (buf && fread(buf, 1, (size_t)len, f) != (size_t)len) {
+		free(buf);
+		buf = NULL;
+	}
+	if (buf)
+		buf[len] = '\0';
+	fclose(f);
+	if (!buf)
+		snprintf(err, errlen, "cannot read kernel file '%s'", path);
+	return buf;
+}
+
+/* Appends s[0..n) to *out (growing). */
+static bool append(char **out, size_t *len, size_t *cap, const char *s, size_t n)
+{
+	if (*len + n + 1 > *cap) {
+		size_t nc = (*len + n + 1) * 2;
+		char *p = realloc(*out, nc);
+		if (!p)
+			return false;
+		*out = p;
+		*cap = nc;
+	}
+	memcpy(*out + *len, s, n);
+	*len += n;
+	(*out)[*len] = '\0';
+	return true;
+}
+
+/* Expands `#include "x"` lines from the same source set, depth-limited. */
+static char *expand(const char *dir, const char *name, int depth, char *err, size_t errlen)
+{
+	char *src, *out = NULL;
+	size_t len = 0, cap = 0;
+	const char *p;
+
+	if (depth > 8) {
+		snprintf(err, errlen, "kernel includes nest deeper than 8 at '%s'", name);
+		return NULL;
+	}
+	src = load_file(dir, name, err, errlen);
+	if (!src)
+		return NULL;
+	for (p = src; *p;) {
+		const char *eol = strchr(p, '\n');
+		size_t n = eol ? (size_t)(eol - p + 1) : strlen(p);
+		char inc[256];
+		if (sscanf(p, "#include \"%255[^\"]\"", inc) == 1) {
+			char *sub = expand(dir, inc, depth + 1, err, errlen);
+			bool ok = sub && append(&out, &len, &cap, sub, strlen(sub)) &&
+				  append(&out, &len, &cap, "\n", 1);
+			free(sub);
+			if (!ok) {
+				free(out);
+				free(src);
+				return NULL;
+			}
+		} else if (!append(&out, &len, &cap, p, n)) {
+			free(out);
+			free(src);
+			return NULL;
+		}
+		p += n;
+	}
+	free(src);
+	return out ? out : calloc(1, 1);
+}
+
+char *prog_source(const char *kernels_dir, const char *name, char *err, size_t errlen)
+{
+	return expand(kernels_dir, name, 0, err, errlen);
+}
+
+static char *build_log(cl_program p, cl_device_id d)
+{
+	size_t len = 0;
+	char *log;
+
+	if (clGetProgramBuildInfo(p, d, CL_PROGRAM_BUILD_LOG, 0, NULL, &len) != CL_SUCCESS)
+		return NULL;
+	log = calloc(len + 1, 1);
+	if (log && clGetProgramBuildInfo(p, d, CL_PROGRAM_BUILD_LOG, len, log, NULL) != CL_SUCCESS)
+		log[0] = '\0';
+	return log;
+}
+
+cl_program prog_build(struct prog_ctx *c, const char *name, const char *options, char **log,
+		      char *err, size_t errlen)
+{
+	char *src = prog_source(c->kernels_dir, name, err, errlen);
+	char opts[2048];
+	const char *srcs[1];
+	cl_program p = NULL;
+	cl_int e = CL_SUCCESS;
+	char *blog = NULL;
+
+	if (!src)
+		return NULL;
+	snprintf(opts, sizeof(opts), "%s%s", options ? options : "",
+		 dev_has_ext(c->dev, "cl_nv_compiler_options") ? " -cl-nv-verbose" : "");
+	srcs[0] = src;
+	p = clCreateProgramWithSource(c->ctx, 1, srcs, NULL, &e);
+	free(src);
+	if (e != CL_SUCCESS) {
+		snprintf(err, errlen, "clCreateProgramWithSource(%s): %s", name, cl_err_name(e));
+		return NULL;
+	}
+	e = clBuildProgram(p, 1, &c->dev->id, opts, NULL, NULL);
+	blog = build_log(p, c->dev->id);
+	if (e != CL_SUCCESS) {
+		snprintf(err, errlen, "driver: clBuildProgram(%s, \"%s\"): %s; build log:\n%s", name,
+			 opts, cl_err_name(e), blog && *blog ? blog : "(empty)");
+		free(blog);
+		clReleaseProgram(p);
+		return NULL;
+	}
+	if (log)
+		*log = blog;
+	else
+		free(blog);
+	return p;
+}
+
+cl_kernel prog_kernel(cl_program p, const char *kname, char *err, size_t errlen)
+{
+	cl_int e = CL_SUCCESS;
+	cl_kernel k = clCreateKernel(p, kname, &e);
+
+	if (e != CL_SUCCESS) {
+		snprintf(err, errlen, "clCreateKernel(%s): %s", kname, cl_err_name(e));
+		return NULL;
+	}
+	return k;
+}
+
+/* "ptxas info : Used 12 registers" in NVIDIA's verbose build log; 0 if absent. */
+static unsigned nv_registers(const char *log)
+{
+	const char *p = log ? strstr(log, "Used ") : NULL;
+	unsigned regs = 0;
+
+	if (p && sscanf(p, "Used %u registers", &regs) != 1)
+		regs = 0;
+	return regs;
+}
+
+void prog_kernel_res(const struct prog_ctx *c, cl_kernel k, size_t local, const char *log,
+		     struct kernel_res *r)
+{
+	cl_device_id d = c->dev->id;
+	cl_ulong v = 0;
+	size_t sz = 0;
+
+	memset(r, 0, sizeof(*r));
+	clGetKernelWorkGroupInfo(k, d, CL_KERNEL_WORK_GROUP_SIZE, sizeof(r->wg_max), &r->wg_max, NULL);
+	clGetKernelWorkGroupInfo(k, d, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
+				 sizeof(r->pref_multiple), &r->pref_multiple, NULL);
+	if (clGetKernelWorkGroupInfo(k, d, CL_KERNEL_LOCAL_MEM_SIZE, sizeof(v), &v, NULL) == CL_SUCCESS)
+		r->local_mem = v;
+	if (clGetKernelWorkGroupInfo(k, d, CL_KERNEL_PRIVATE_MEM_SIZE, sizeof(v), &v, NULL) ==
+	    CL_SUCCESS)
+		r->private_mem = v;
+	if (c->dev->vendor_kind == DEV_VENDOR_INTEL &&
+	    clGetKernelWorkGroupInfo(k, d, CL_KERNEL_SPILL_MEM_SIZE_INTEL, sizeof(v), &v, NULL) ==
+		    CL_SUCCESS)
+		r->spill_mem = v;
+	if (c->dev->has_intel_reqd_sg &&
+	    clGetKernelSubGroupInfo(k, d, CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL, 0, NULL, sizeof(sz),
+				    &sz, NULL) == CL_SUCCESS)
+		r->compiled_sg = (unsigned)sz;
+	if (local && dev_has_subgroups(c->dev) && c->dev->max_sub_groups > 0) {
+		if (clGetKernelSubGroupInfo(k, d, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
+					    sizeof(local), &local, sizeof(sz), &sz, NULL) == CL_SUCCESS)
+			r->max_sg_for_local = (unsigned)sz;
+		if (clGetKernelSubGroupInfo(k, d, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, sizeof(local),
+					    &local, sizeof(sz), &sz, NULL) == CL_SUCCESS)
+			r->sg_count_for_local = (unsigned)sz;
+	}
+	r->nv_registers = nv_registers(log);
+}
+
+cl_mem prog_buffer(const struct prog_ctx *c, cl_mem_flags flags, size_t bytes, char *err,
+		   size_t errlen)
+{
+	cl_int e = CL_SUCCESS;
+	cl_mem m;
+
+	if (bytes > c->dev->max_alloc) {
+		snprintf(err, errlen, "a buffer of %zu bytes exceeds CL_DEVICE_MAX_MEM_ALLOC_SIZE "
+			 "(%llu bytes) of '%s'", bytes, (unsigned long long)c->dev->max_alloc,
+			 c->dev->name);
+		return NULL;
+	}
+	m = clCreateBuffer(c->ctx, flags, bytes, NULL, &e);
+	if (e != CL_SUCCESS) {
+		snprintf(err, errlen, "clCreateBuffer(%zu bytes): %s", bytes, cl_err_name(e));
+		return NULL;
+	}
+	return m;
+}
+
+json_t *prog_kernel_res_json(const char *file, const char *kname, const char *options,
+			     const struct kernel_res *r)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "file", json_string(file));
+	json_object_set_new(o, "name", json_string(kname));
+	json_object_set_new(o, "build_options", json_string(options));
+	json_object_set_new(o, "work_group_size_max", json_integer((json_int_t)r->wg_max));
+	json_object_set_new(o, "preferred_wg_multiple", json_integer((json_int_t)r->pref_multiple));
+	json_object_set_new(o, "local_mem_bytes", json_integer((json_int_t)r->local_mem));
+	json_object_set_new(o, "private_mem_bytes", json_integer((json_int_t)r->private_mem));
+	json_object_set_new(o, "spill_mem_bytes", json_integer((json_int_t)r->spill_mem));
+	json_object_set_new(o, "compiled_sg_size", r->compiled_sg ? json_integer(r->compiled_sg) : json_null());
+	json_object_set_new(o, "max_sg_size_for_local", r->max_sg_for_local ? json_integer(r->max_sg_for_local) : json_null());
+	json_object_set_new(o, "sg_count_for_local", r->sg_count_for_local ? json_integer(r->sg_count_for_local) : json_null());
+	json_object_set_new(o, "nv_registers", r->nv_registers ? json_integer(r->nv_registers) : json_null());
+	return o;
+}

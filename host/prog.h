@@ -1,0 +1,66 @@
+/* OpenCL context, queue, program building and kernel resource queries. */
+#ifndef BENCH_PROG_H
+#define BENCH_PROG_H
+
+#include "dev.h"
+
+/* A context and a profiling queue on one device, with the kernel source location. */
+struct prog_ctx {
+	const struct dev_info *dev;
+	cl_context ctx;
+	cl_command_queue q;
+	const char *kernels_dir;   /* NULL: the copies built into the binary */
+};
+
+/* What the compiler made of one kernel (0 where the device cannot say). */
+struct kernel_res {
+	size_t wg_max;              /* CL_KERNEL_WORK_GROUP_SIZE */
+	size_t pref_multiple;       /* CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE */
+	uint64_t local_mem;         /* CL_KERNEL_LOCAL_MEM_SIZE, bytes */
+	uint64_t private_mem;       /* CL_KERNEL_PRIVATE_MEM_SIZE, bytes */
+	uint64_t spill_mem;         /* CL_KERNEL_SPILL_MEM_SIZE_INTEL, bytes */
+	unsigned compiled_sg;       /* CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL (required size) */
+	unsigned max_sg_for_local;  /* CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE at the given local size */
+	unsigned sg_count_for_local;/* CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE */
+	unsigned nv_registers;      /* from the -cl-nv-verbose build log */
+};
+
+/* Creates the context and an in-order profiling queue. Fatal errors go to err. */
+bool prog_ctx_create(struct prog_ctx *c, const struct dev_info *dev, const char *kernels_dir,
+		     char *err, size_t errlen);
+void prog_ctx_release(struct prog_ctx *c);
+
+/*
+ * Returns the source of kernel file `name` (e.g. "vecadd.cl") with its
+ * `#include "x.h"` lines replaced by those files, from kernels_dir or the
+ * built-in copies. Caller frees. NULL with a message when a file is missing.
+ */
+char *prog_source(const char *kernels_dir, const char *name, char *err, size_t errlen);
+
+/*
+ * Builds file `name` with `options` (plus -cl-nv-verbose where the device
+ * offers it). On failure returns NULL, and err holds the error's name and the
+ * build log. *log receives the build log when non-NULL (caller frees).
+ */
+cl_program prog_build(struct prog_ctx *c, const char *name, const char *options, char **log,
+		      char *err, size_t errlen);
+
+/* Creates kernel `kname`; NULL with the error's name in err. */
+cl_kernel prog_kernel(cl_program p, const char *kname, char *err, size_t errlen);
+
+/* Fills r for kernel k launched with 1-D local size `local` (0: skip per-ND-range queries). */
+void prog_kernel_res(const struct prog_ctx *c, cl_kernel k, size_t local, const char *build_log,
+		     struct kernel_res *r);
+
+/* The kernel's resources as the `kernel` object of a results document. */
+json_t *prog_kernel_res_json(const char *file, const char *kname, const char *options,
+			     const struct kernel_res *r);
+
+/* Allocates a device buffer; NULL with a message naming the size and the limits. */
+cl_mem prog_buffer(const struct prog_ctx *c, cl_mem_flags flags, size_t bytes, char *err,
+		   size_t errlen);
+
+/* The names of the built-in kernel files, for `bench list --kernels`. */
+const char *const *prog_builtin_names(size_t *n);
+
+#endif

@@ -1,0 +1,207 @@
+/* Strict number and range parsing (see range.h). */
+#include "range.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool parse_digits(const char *s, size_t len, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (len == 0)
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		if (v > (UINT64_MAX - (uint64_t)(s[i] - '0')) / 10)
+			return false;
+		v = v * 10 + (uint64_t)(s[i] - '0');
+	}
+	*out = v;
+	return true;
+}
+
+static bool check_bounds(const char *s, uint64_t v, uint64_t min, uint64_t max, char *err,
+			 size_t errlen)
+{
+	if (v < min || v > max) {
+		snprintf(err, errlen, "'%s' is out of range: allowed %llu..%llu", s,
+			 (unsigned long long)min, (unsigned long long)max);
+		return false;
+	}
+	return true;
+}
+
+bool parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out, char *err,
+	       size_t errlen)
+{
+	uint64_t v;
+
+	if (!parse_digits(s, strlen(s), &v)) {
+		size_t len = strlen(s);
+		bool digits = len > 0 && strspn(s, "0123456789") == len;
+		snprintf(err, errlen, digits ? "'%s' overflows: allowed %llu..%llu"
+					     : "'%s' is not a whole number in %llu..%llu", s,
+			 (unsigned long long)min, (unsigned long long)max);
+		return false;
+	}
+	if (!check_bounds(s, v, min, max, err, errlen))
+		return false;
+	*out = v;
+	return true;
+}
+
+bool parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out, char *err,
+		size_t errlen)
+{
+	static const struct { const char *sfx; uint64_t mul; } sfx[] = {
+		{ "Ki", 1ull << 10 }, { "Mi", 1ull << 20 }, { "Gi", 1ull << 30 },
+		{ "Ti", 1ull << 40 }, { "K", 1000ull }, { "M", 1000000ull },
+		{ "G", 1000000000ull }, { "T", 1000000000000ull },
+	};
+	size_t len = strlen(s), dl = 0;
+	uint64_t v, mul = 1;
+
+	while (dl < len && s[dl] >= '0' && s[dl] <= '9')
+		dl++;
+	if (dl < len) {
+		bool found = false;
+		for (size_t i = 0; i < sizeof(sfx) / sizeof(sfx[0]); i++) {
+			if (strcmp(s + dl, sfx[i].sfx) == 0) {
+				mul = sfx[i].mul;
+				found = true;
+			}
+		}
+		if (!found)
+			goto bad;
+	}
+	if (!parse_digits(s, dl, &v))
+		goto bad;
+	if (v > UINT64_MAX / mul) {
+		snprintf(err, errlen, "'%s' overflows: allowed %llu..%llu", s,
+			 (unsigned long long)min, (unsigned long long)max);
+		return false;
+	}
+	v *= mul;
+	if (!check_bounds(s, v, min, max, err, errlen))
+		return false;
+	*out = v;
+	return true;
+bad:
+	snprintf(err, errlen,
+		 "'%s' is not a size: a whole number with an optional K, M, G, Ki, Mi or Gi "
+		 "suffix, in %llu..%llu", s, (unsigned long long)min, (unsigned long long)max);
+	return false;
+}
+
+static bool push(struct range *r, size_t *cap, uint64_t v, const char *s, char *err,
+		 size_t errlen)
+{
+	if (r->n >= RANGE_MAX_VALUES) {
+		snprintf(err, errlen, "'%s' has too many values: at most %d", s, RANGE_MAX_VALUES);
+		return false;
+	}
+	if (r->n == *cap) {
+		size_t nc = *cap ? *cap * 2 : 16;
+		uint64_t *nv = realloc(r->v, nc * sizeof(*nv));
+		if (!nv) {
+			snprintf(err, errlen, "out of memory parsing '%s'", s);
+			return false;
+		}
+		r->v = nv;
+		*cap = nc;
+	}
+	r->v[r->n++] = v;
+	return true;
+}
+
+/* One item "A", "A..B", "A..B:S" or "A..B:xF" of a range list. */
+static bool parse_item(const char *item, const char *whole, uint64_t min, uint64_t max,
+		       struct range *r, size_t *cap, char *err, size_t errlen)
+{
+	const char *dots = strstr(item, "..");
+	const char *colon = strchr(item, ':');
+	uint64_t a, b, step = 1;
+	bool geometric = false;
+	char buf[64];
+
+	if (!dots) {
+		if (colon)
+			goto bad;
+		return parse_u64(item, min, max, &a, err, errlen) &&
+		       push(r, cap, a, whole, err, errlen);
+	}
+	if (colon && colon < dots)
+		goto bad;
+	snprintf(buf, sizeof(buf), "%.*s", (int)(dots - item), item);
+	if (!parse_digits(buf, strlen(buf), &a))
+		goto bad;
+	const char *bend = colon ? colon : item + strlen(item);
+	snprintf(buf, sizeof(buf), "%.*s", (int)(bend - dots - 2), dots + 2);
+	if (!parse_digits(buf, strlen(buf), &b))
+		goto bad;
+	if (colon) {
+		const char *st = colon + 1;
+		if (*st == 'x') {
+			geometric = true;
+			st++;
+		}
+		if (!parse_digits(st, strlen(st), &step) || step == 0 || (geometric && step < 2))
+			goto bad;
+	}
+	if (a > b) {
+		snprintf(err, errlen, "'%s': range %llu..%llu runs backwards: the first value "
+			 "must not exceed the last", whole, (unsigned long long)a,
+			 (unsigned long long)b);
+		return false;
+	}
+	if (!check_bounds(whole, a, min, max, err, errlen) ||
+	    !check_bounds(whole, b, min, max, err, errlen))
+		return false;
+	for (uint64_t v = a; v <= b;) {
+		if (!push(r, cap, v, whole, err, errlen))
+			return false;
+		if (geometric ? v > b / step : v > b - step)
+			break;
+		v = geometric ? v * step : v + step;
+	}
+	return true;
+bad:
+	snprintf(err, errlen,
+		 "'%s' is not a range: use N, A..B, A..B:STEP or A..B:xFACTOR, comma-separated, "
+		 "values in %llu..%llu", whole, (unsigned long long)min, (unsigned long long)max);
+	return false;
+}
+
+bool range_parse(const char *s, uint64_t min, uint64_t max, struct range *r, char *err,
+		 size_t errlen)
+{
+	size_t cap = 0;
+	char *copy = strdup(s), *save = NULL;
+	bool ok = copy != NULL && *s != '\0';
+
+	r->v = NULL;
+	r->n = 0;
+	if (ok && (s[0] == ',' || s[strlen(s) - 1] == ',' || strstr(s, ",,")))
+		ok = false;
+	if (!ok)
+		snprintf(err, errlen, "'%s' is not a range: use N, A..B, A..B:STEP or A..B:xFACTOR, "
+			 "values in %llu..%llu", s, (unsigned long long)min,
+			 (unsigned long long)max);
+	for (char *tok = ok ? strtok_r(copy, ",", &save) : NULL; ok && tok;
+	     tok = strtok_r(NULL, ",", &save))
+		ok = parse_item(tok, s, min, max, r, &cap, err, errlen);
+	free(copy);
+	if (!ok)
+		range_free(r);
+	return ok;
+}
+
+void range_free(struct range *r)
+{
+	free(r->v);
+	r->v = NULL;
+	r->n = 0;
+}

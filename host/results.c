@@ -1,0 +1,180 @@
+/* Results documents: versioned JSON written atomically, and CSV views. */
+#include "results.h"
+
+#include "dev.h"
+#include "version.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+const char *res_tool_version(void)
+{
+	return BENCH_VERSION;
+}
+
+const char *res_tool_describe(void)
+{
+	return BENCH_DESCRIBE;
+}
+
+bool res_out_open(struct res_out *o, const char *path, char *err, size_t errlen)
+{
+	size_t n = strlen(path);
+
+	memset(o, 0, sizeof(*o));
+	o->fd = -1;
+	o->path = strdup(path);
+	o->tmp = malloc(n + 16);
+	if (!o->path || !o->tmp) {
+		snprintf(err, errlen, "out of memory");
+		res_out_abort(o);
+		return false;
+	}
+	snprintf(o->tmp, n + 16, "%s.tmp.XXXXXX", path);
+	o->fd = mkstemp(o->tmp);
+	if (o->fd < 0) {
+		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
+		free(o->tmp);
+		o->tmp = NULL;
+		res_out_abort(o);
+		return false;
+	}
+	return true;
+}
+
+bool res_out_commit(struct res_out *o, const char *data, size_t len, char *err, size_t errlen)
+{
+	size_t off = 0;
+	bool ok = true;
+
+	while (ok && off < len) {
+		ssize_t w = write(o->fd, data + off, len - off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		ok = w > 0;
+		off += w > 0 ? (size_t)w : 0;
+	}
+	/* mkstemp creates 0600; results are ordinary files */
+	ok = ok && fchmod(o->fd, 0644) == 0 && fsync(o->fd) == 0;
+	ok = close(o->fd) == 0 && ok;
+	o->fd = -1;
+	ok = ok && rename(o->tmp, o->path) == 0;
+	if (!ok) {
+		snprintf(err, errlen, "cannot write '%s': %s", o->path, strerror(errno));
+		res_out_abort(o);
+		return false;
+	}
+	free(o->tmp);
+	o->tmp = NULL;
+	res_out_abort(o);
+	return true;
+}
+
+void res_out_abort(struct res_out *o)
+{
+	if (o->fd >= 0)
+		close(o->fd);
+	if (o->tmp)
+		unlink(o->tmp);
+	free(o->tmp);
+	free(o->path);
+	o->tmp = o->path = NULL;
+	o->fd = -1;
+}
+
+static json_t *host_json(void)
+{
+	json_t *h = json_object();
+	struct utsname u;
+	char name[256] = "";
+
+	gethostname(name, sizeof(name) - 1);
+	json_object_set_new(h, "hostname", json_string(name));
+	if (uname(&u) == 0) {
+		json_object_set_new(h, "os", json_string(u.sysname));
+		json_object_set_new(h, "kernel", json_string(u.release));
+		json_object_set_new(h, "machine", json_string(u.machine));
+	}
+	json_object_set_new(h, "cpus_online", json_integer(sysconf(_SC_NPROCESSORS_ONLN)));
+	return h;
+}
+
+json_t *res_doc_new(int argc, char **argv, const struct dev_info *dev, const char *benchmark)
+{
+	json_t *doc = json_object(), *tool = json_object(), *cmd = json_array();
+	char ts[32];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&now, &tm);
+	strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	json_object_set_new(tool, "name", json_string("bench"));
+	json_object_set_new(tool, "version", json_string(BENCH_VERSION));
+	json_object_set_new(tool, "git_describe", json_string(BENCH_DESCRIBE));
+	for (int i = 0; i < argc; i++)
+		json_array_append_new(cmd, json_string(argv[i]));
+	json_object_set_new(doc, "schema_version", json_integer(RESULTS_SCHEMA_VERSION));
+	json_object_set_new(doc, "tool", tool);
+	json_object_set_new(doc, "timestamp", json_string(ts));
+	json_object_set_new(doc, "command", cmd);
+	json_object_set_new(doc, "host", host_json());
+	json_object_set_new(doc, "device", dev ? dev_to_json(dev) : json_null());
+	json_object_set_new(doc, "benchmark", json_string(benchmark));
+	json_object_set_new(doc, "points", json_array());
+	return doc;
+}
+
+void res_doc_add_point(json_t *doc, json_t *point)
+{
+	json_array_append_new(json_object_get(doc, "points"), point);
+}
+
+json_t *res_stats_json(const struct stats *s, const double *samples, size_t n)
+{
+	json_t *o = json_object(), *a = json_array();
+
+	json_object_set_new(o, "min", json_real(s->min));
+	json_object_set_new(o, "median", json_real(s->median));
+	json_object_set_new(o, "mean", json_real(s->mean));
+	json_object_set_new(o, "stddev", json_real(s->stddev));
+	json_object_set_new(o, "cv", json_real(s->cv));
+	json_object_set_new(o, "p5", json_real(s->p5));
+	json_object_set_new(o, "p95", json_real(s->p95));
+	json_object_set_new(o, "max", json_real(s->max));
+	json_object_set_new(o, "n", json_integer((json_int_t)n));
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, json_real(samples[i]));
+	json_object_set_new(o, "samples", a);
+	return o;
+}
+
+bool res_write_json(struct res_out *o, const json_t *doc, char *err, size_t errlen)
+{
+	char *s = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	bool ok;
+
+	if (!s) {
+		snprintf(err, errlen, "bench bug: cannot serialise the results document");
+		res_out_abort(o);
+		return false;
+	}
+	size_t n = strlen(s);
+	s[n] = '\0';
+	char *withnl = realloc(s, n + 2);
+	if (withnl) {
+		s = withnl;
+		s[n++] = '\n';
+		s[n] = '\0';
+	}
+	ok = res_out_commit(o, s, n, err, errlen);
+	free(s);
+	return ok;
+}

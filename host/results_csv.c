@@ -1,0 +1,123 @@
+/* CSV view of a results document: one row per point, scalar fields flattened. */
+#include "results.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The point's objects whose scalar members become columns "section.key". */
+static const char *const sections[] = { "params", "time_ns", "wall_ns", "metrics", "model" };
+
+struct cols {
+	char **name;
+	size_t n, cap;
+};
+
+static void cols_add(struct cols *c, const char *name)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (strcmp(c->name[i], name) == 0)
+			return;
+	if (c->n == c->cap) {
+		c->cap = c->cap ? c->cap * 2 : 32;
+		c->name = realloc(c->name, c->cap * sizeof(*c->name));
+	}
+	c->name[c->n++] = strdup(name);
+}
+
+static bool is_scalar(const json_t *v)
+{
+	return json_is_string(v) || json_is_number(v) || json_is_boolean(v) || json_is_null(v);
+}
+
+/* Collects column names in first-seen order. */
+static void collect(const json_t *points, struct cols *c)
+{
+	size_t i;
+	json_t *p;
+
+	cols_add(c, "status");
+	cols_add(c, "reason");
+	cols_add(c, "validated");
+	json_array_foreach(points, i, p) {
+		for (size_t s = 0; s < sizeof(sections) / sizeof(sections[0]); s++) {
+			const char *key;
+			json_t *v;
+			char name[256];
+			json_object_foreach(json_object_get(p, sections[s]), key, v) {
+				if (!is_scalar(v))
+					continue;
+				snprintf(name, sizeof(name), "%s.%s", sections[s], key);
+				cols_add(c, name);
+			}
+		}
+	}
+}
+
+static const json_t *lookup(const json_t *p, const char *col)
+{
+	const char *dot = strchr(col, '.');
+	char sec[64];
+
+	if (!dot)
+		return json_object_get(p, col);
+	snprintf(sec, sizeof(sec), "%.*s", (int)(dot - col), col);
+	return json_object_get(json_object_get(p, sec), dot + 1);
+}
+
+static void put_cell(FILE *f, const json_t *v)
+{
+	if (!v || json_is_null(v))
+		return;
+	if (json_is_string(v)) {
+		fputc('"', f);
+		for (const char *s = json_string_value(v); *s; s++) {
+			if (*s == '"')
+				fputc('"', f);
+			fputc(*s == '\n' ? ' ' : *s, f);
+		}
+		fputc('"', f);
+	} else if (json_is_integer(v)) {
+		fprintf(f, "%lld", (long long)json_integer_value(v));
+	} else if (json_is_real(v)) {
+		fprintf(f, "%.10g", json_real_value(v));
+	} else {
+		fputs(json_is_true(v) ? "true" : "false", f);
+	}
+}
+
+bool res_write_csv(struct res_out *o, const json_t *doc, char *err, size_t errlen)
+{
+	const json_t *points = json_object_get(doc, "points");
+	struct cols c = { 0 };
+	char *buf = NULL;
+	size_t len = 0, i;
+	FILE *f = open_memstream(&buf, &len);
+	json_t *p;
+	bool ok;
+
+	if (!f) {
+		snprintf(err, errlen, "out of memory");
+		res_out_abort(o);
+		return false;
+	}
+	collect(points, &c);
+	for (size_t k = 0; k < c.n; k++)
+		fprintf(f, "%s%s", k ? "," : "", c.name[k]);
+	fputc('\n', f);
+	json_array_foreach(points, i, p) {
+		for (size_t k = 0; k < c.n; k++) {
+			if (k)
+				fputc(',', f);
+			put_cell(f, lookup(p, c.name[k]));
+		}
+		fputc('\n', f);
+	}
+	fclose(f);
+	ok = res_out_commit(o, buf, len, err, errlen);
+	free(buf);
+	for (size_t k = 0; k < c.n; k++)
+		free(c.name[k]);
+	free(c.name);
+	return ok;
+}

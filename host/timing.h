@@ -1,0 +1,39 @@
+/* Event-profiled timing of enqueued commands. */
+#ifndef BENCH_TIMING_H
+#define BENCH_TIMING_H
+
+#include "clerr.h"
+#include <stddef.h>
+
+/* Enqueues one command and returns its event (caller releases). */
+typedef cl_int (*time_enqueue_fn)(void *arg, cl_command_queue q, cl_event *ev);
+
+/* One 1-D kernel launch; local == 0 leaves the work-group size to the driver. */
+struct time_launch {
+	cl_kernel kernel;
+	size_t global;
+	size_t local;
+};
+
+/* One buffer-to-buffer copy of `bytes`. */
+struct time_copy {
+	cl_mem src, dst;
+	size_t bytes;
+};
+
+cl_int time_enqueue_launch(void *arg, cl_command_queue q, cl_event *ev);
+cl_int time_enqueue_copy(void *arg, cl_command_queue q, cl_event *ev);
+
+/*
+ * Runs `warmup` untimed commands, then `reps` timed ones, each waited for on
+ * its own: dev_ns[i] = COMMAND_END - COMMAND_START from the profiling event,
+ * wall_ns[i] = host monotonic time from enqueue to completion. False with the
+ * error's name in err when a command fails.
+ */
+bool time_run(cl_command_queue q, time_enqueue_fn fn, void *arg, unsigned warmup, unsigned reps,
+	      double *dev_ns, double *wall_ns, char *err, size_t errlen);
+
+/* Host monotonic clock, ns. */
+double time_now_ns(void);
+
+#endif

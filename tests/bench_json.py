@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""Runs `bench ... --json TMP` and checks the results document.
+
+usage: bench_json.py [checks] -- BENCH SUBCOMMAND ARGS...
+checks:
+  --points N            exactly N points
+  --all-ok              every point has status ok and validated true, with timings
+  --param KEY=VALUE     every point's params[KEY] equals VALUE (JSON literal, or a string)
+  --metric-positive K   every point's metrics[K] is a number > 0
+  --status S            every point has status S (e.g. skipped)
+  --code N              expected exit code (default 0)
+Also checks the document's schema: version, tool, command, device, benchmark.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+
+def literal(s):
+    try:
+        return json.loads(s)
+    except ValueError:
+        return s
+
+
+def check_schema(doc, errors):
+    for key in ("schema_version", "tool", "timestamp", "command", "host", "device",
+                "benchmark", "points"):
+        if key not in doc:
+            errors.append(f"document lacks {key!r}")
+    if doc.get("schema_version") != 1:
+        errors.append(f"schema_version {doc.get('schema_version')!r}")
+    for i, p in enumerate(doc.get("points", [])):
+        for key in ("params", "status", "reason", "validated"):
+            if key not in p:
+                errors.append(f"point {i} lacks {key!r}")
+        if p.get("status") == "ok" and not p.get("validated"):
+            errors.append(f"point {i} is ok but not validated")
+        if p.get("status") == "ok" and "time_ns" in p:
+            t = p["time_ns"]
+            if not (t["min"] <= t["p5"] <= t["median"] <= t["p95"] <= t["max"]):
+                errors.append(f"point {i}: inconsistent statistics {t}")
+            if len(t["samples"]) != t["n"]:
+                errors.append(f"point {i}: {len(t['samples'])} samples, n = {t['n']}")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--points", type=int)
+    ap.add_argument("--all-ok", action="store_true")
+    ap.add_argument("--param", action="append", default=[])
+    ap.add_argument("--metric-positive", action="append", default=[])
+    ap.add_argument("--status")
+    ap.add_argument("--code", type=int, default=0)
+    ap.add_argument("cmd", nargs=argparse.REMAINDER)
+    a = ap.parse_args()
+    cmd = a.cmd[1:] if a.cmd and a.cmd[0] == "--" else a.cmd
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "r.json")
+        r = subprocess.run(cmd + ["--json", path], capture_output=True, text=True)
+        errors = []
+        if r.returncode != a.code:
+            errors.append(f"exit code {r.returncode}, expected {a.code}")
+        doc = None
+        if os.path.exists(path):
+            with open(path) as f:
+                doc = json.load(f)
+        else:
+            errors.append("no results document written")
+        if doc is not None:
+            check_schema(doc, errors)
+            pts = doc["points"]
+            if a.points is not None and len(pts) != a.points:
+                errors.append(f"{len(pts)} points, expected {a.points}")
+            if not pts:
+                errors.append("no points")
+            for i, p in enumerate(pts):
+                if a.all_ok and (p["status"] != "ok" or not p["validated"] or "time_ns" not in p):
+                    errors.append(f"point {i}: status {p['status']}, reason {p['reason']!r}")
+                if a.status and p["status"] != a.status:
+                    errors.append(f"point {i}: status {p['status']}, expected {a.status}")
+                for kv in a.param:
+                    k, _, v = kv.partition("=")
+                    if p["params"].get(k) != literal(v):
+                        errors.append(f"point {i}: params.{k} = {p['params'].get(k)!r}, "
+                                      f"expected {literal(v)!r}")
+                for k in a.metric_positive:
+                    v = p.get("metrics", {}).get(k)
+                    if not isinstance(v, (int, float)) or not v > 0:
+                        errors.append(f"point {i}: metrics.{k} = {v!r}")
+        if errors:
+            print("command:", " ".join(cmd))
+            print("\n".join(errors[:40]))
+            print("--- stdout ---\n" + r.stdout + "--- stderr ---\n" + r.stderr)
+            return 1
+        print(r.stdout)
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""Compares `bench info --json` with `clinfo --raw` for every device both see:
+every property they share must agree.
+
+usage: clinfo_compare.py BENCH
+"""
+import json
+import re
+import shutil
+import subprocess
+import sys
+
+ATOMIC = {"CL_DEVICE_ATOMIC_ORDER_RELAXED": "relaxed", "CL_DEVICE_ATOMIC_ORDER_ACQ_REL": "acq_rel",
+          "CL_DEVICE_ATOMIC_ORDER_SEQ_CST": "seq_cst", "CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM": "work_item",
+          "CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP": "work_group", "CL_DEVICE_ATOMIC_SCOPE_DEVICE": "device",
+          "CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES": "all_devices"}
+
+# clinfo property -> (bench key, how to read clinfo's text)
+FIELDS = {
+    "CL_DEVICE_NAME": ("name", str.strip),
+    "CL_DEVICE_VENDOR": ("vendor", str.strip),
+    "CL_DEVICE_VERSION": ("opencl_version", str.strip),
+    "CL_DRIVER_VERSION": ("driver_version", str.strip),
+    "CL_DEVICE_OPENCL_C_VERSION": ("opencl_c_version", str.strip),
+    "CL_DEVICE_MAX_COMPUTE_UNITS": ("compute_units", int),
+    "CL_DEVICE_MAX_CLOCK_FREQUENCY": ("max_clock_mhz", int),
+    "CL_DEVICE_MAX_WORK_GROUP_SIZE": ("max_work_group_size", int),
+    "CL_DEVICE_LOCAL_MEM_SIZE": ("local_mem_bytes", int),
+    "CL_DEVICE_GLOBAL_MEM_SIZE": ("global_mem_bytes", int),
+    "CL_DEVICE_MAX_MEM_ALLOC_SIZE": ("max_alloc_bytes", int),
+    "CL_DEVICE_GLOBAL_MEM_CACHE_SIZE": ("global_cache_bytes", int),
+    "CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE": ("global_cacheline_bytes", int),
+    "CL_DEVICE_PROFILING_TIMER_RESOLUTION": ("timer_resolution_ns", int),
+    "CL_DEVICE_MAX_NUM_SUB_GROUPS": ("max_sub_groups", int),
+    "CL_DEVICE_SUB_GROUP_SIZES_INTEL": ("sub_group_sizes", lambda s: [int(x) for x in s.split()]),
+    "CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES":
+        ("atomic_memory_capabilities", lambda s: sorted(ATOMIC[x.strip()] for x in s.split("|"))),
+    "CL_DEVICE_EXTENSIONS": ("extensions", lambda s: sorted(s.split())),
+}
+NORMALISE = {"atomic_memory_capabilities": sorted, "extensions": lambda s: sorted(s.split())}
+
+
+def parse_clinfo(text):
+    platforms, props = {}, {}
+    for line in text.splitlines():
+        m = re.match(r"\s*\[(\w+)/(\*|\d+)\]\s+(CL_\w+)\s+(.*)$", line)
+        if not m:
+            continue
+        tag, dev, prop, val = m.groups()
+        if dev == "*":
+            if prop == "CL_PLATFORM_NAME":
+                platforms.setdefault(val.strip(), []).append(tag)
+        else:
+            props.setdefault((tag, int(dev)), {})[prop] = val
+    return platforms, props
+
+
+def main() -> int:
+    if not shutil.which("clinfo"):
+        print("clinfo is not installed (scripts/setup.sh installs it)")
+        return 1
+    raw = subprocess.run(["clinfo", "--raw"], capture_output=True, text=True).stdout
+    out = subprocess.run([sys.argv[1], "info", "--json"], capture_output=True, text=True)
+    if out.returncode != 0:
+        print(out.stderr)
+        return 1
+    platforms, props = parse_clinfo(raw)
+    errors, compared = [], 0
+    for d in json.loads(out.stdout):
+        tags = platforms.get(d["platform"], [])
+        if not tags:
+            errors.append(f"clinfo lists no platform {d['platform']!r}")
+            continue
+        p = props.get((tags[0], d["device_index"]), {})
+        for prop, (key, conv) in FIELDS.items():
+            if prop not in p:
+                continue
+            want = conv(p[prop])
+            have = d.get(key)
+            have = NORMALISE.get(key, lambda x: x)(have) if have is not None else None
+            if have != want:
+                errors.append(f"{d['name']} [{d['platform']}]: {prop}: clinfo {want!r}, bench {have!r}")
+            compared += 1
+        print(f"{d['name']} [{d['platform']}]: compared {len([f for f in FIELDS if f in p])} properties")
+    if compared == 0:
+        errors.append("nothing compared")
+    print("\n".join(errors))
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

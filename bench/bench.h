@@ -3,6 +3,7 @@
 #define BENCH_BENCH_H
 
 #include "dev.h"
+#include "occ_point.h"
 #include "prog.h"
 #include "range.h"
 #include "results.h"
@@ -88,6 +89,7 @@ struct bench_session {
 	struct prog_ctx pc;
 	struct res_out json_out, csv_out;
 	json_t *doc;
+	struct occ_live model;   /* the occupancy model of the live device */
 	unsigned n_ok, n_failed, n_skipped;
 };
 

@@ -112,6 +112,9 @@ void session_open(struct bench_session *s, const struct common_opts *o, const ch
 		die(EXIT_FAIL, "driver: %s on '%s'", err, s->dev->name);
 	}
 	s->doc = res_doc_new(bench_argc, bench_argv, s->dev, benchmark);
+	occ_live_init(&s->model, s->dev);
+	json_object_set_new(s->doc, "model_device", s->model.known ? occ_params_json(&s->model.dev)
+								    : json_string(s->model.note));
 }
 
 void session_add_point(struct bench_session *s, json_t *point)

@@ -121,12 +121,7 @@ static void plan_build(struct bench_session *s, const struct vecadd_opts *v, str
 	int off;
 
 	off = snprintf(opts, sizeof(opts), "-DVARIANT=%u -DBARRIER=%d", v->variant, v->variant == 4);
-	if (p->sg_req)
-		off += snprintf(opts + off, sizeof(opts) - (size_t)off, " -DREQD_SG=%u", p->sg_req);
-	if (dev_has_subgroups(d))
-		off += snprintf(opts + off, sizeof(opts) - (size_t)off, " -DHAVE_SG=1%s%s",
-				d->has_intel_subgroups || d->has_c30_subgroups ? "" : " -DHAVE_KHR_SG=1",
-				d->c_major >= 3 ? " -cl-std=CL3.0" : d->c_major == 2 ? " -cl-std=CL2.0" : "");
+	prog_sg_options(d, p->sg_req, opts + off, sizeof(opts) - (size_t)off);
 	p->prog = prog_build(&s->pc, "vecadd.cl", opts, &p->build_log, err, sizeof(err));
 	if (!p->prog || !(p->k = prog_kernel(p->prog, "vecadd", err, sizeof(err))))
 		die(EXIT_FAIL, "%s", err);
@@ -352,7 +347,7 @@ static void va_row(struct table *t, const json_t *pt, const struct va_seen *seen
 	snprintf(c[3], 48, seen->simd ? "%u" : "-", seen->simd);
 	snprintf(c[4], 48, seen->simd ? "%lld" : "-", seen->simd ? (wg + seen->simd - 1) / seen->simd : 0);
 	snprintf(c[5], 48, seen->simd ? "%lld" : "-", seen->simd ? groups * ((wg + seen->simd - 1) / seen->simd) : 0);
-	snprintf(c[6], 48, "%s", json_str_or(json_object_get(mo, "occupancy_str"), "-"));
+	snprintf(c[6], 48, "%s", json_str_or(json_object_get(mo, "occupancy"), "-"));
 	snprintf(c[7], 48, "%s", json_str_or(json_object_get(mo, "limiter"), "-"));
 	snprintf(c[8], 48, ok ? "%.2f" : "-", med[0] / 1e3);
 	snprintf(c[9], 48, ok ? "%.1f" : "-", med[1]);
@@ -367,9 +362,16 @@ static void va_row(struct table *t, const json_t *pt, const struct va_seen *seen
 
 /* The model's prediction for this launch on the live device. */
 static void va_model(const struct bench_session *s, const struct vecadd_plan *p,
-		     const struct va_seen *seen, json_t *pt)
+		     const struct va_seen *seen, json_t *pt, bool barrier)
 {
-	(void)s; (void)p; (void)seen; (void)pt;
+	struct occ_kernel k;
+	struct occ_result r;
+	const json_t *pa = json_object_get(pt, "params");
+
+	occ_kernel_from_res(&k, &p->res, (unsigned)json_integer_value(json_object_get(pa, "wg_size")),
+			    seen->simd, barrier);
+	json_object_set_new(pt, "model", occ_live_point(&s->model, &k,
+		(unsigned long long)json_integer_value(json_object_get(pa, "groups")), &r));
 }
 
 static void va_point(struct bench_session *s, const struct vecadd_opts *v, struct vecadd_plan *p,
@@ -398,7 +400,7 @@ static void va_point(struct bench_session *s, const struct vecadd_opts *v, struc
 		ok = va_time(s, p, b, global, n, v->iter, pt, med, err, sizeof(err));
 	}
 	point_set_status(pt, ok ? "ok" : "failed", ok ? p->sg_note : err);
-	va_model(s, p, &seen, pt);
+	va_model(s, p, &seen, pt, v->variant == 4);
 	va_row(t, pt, &seen, med);
 	session_add_point(s, pt);
 }

@@ -323,3 +323,17 @@ json_t *prog_kernel_res_json(const char *file, const char *kname, const char *op
 	json_object_set_new(o, "nv_registers", r->nv_registers ? json_integer(r->nv_registers) : json_null());
 	return o;
 }
+
+int prog_sg_options(const struct dev_info *d, unsigned reqd_sg, char *buf, size_t len)
+{
+	int off = 0;
+
+	buf[0] = '\0';
+	if (reqd_sg)
+		off += snprintf(buf + off, len - (size_t)off, " -DREQD_SG=%u", reqd_sg);
+	if (dev_has_subgroups(d))
+		off += snprintf(buf + off, len - (size_t)off, " -DHAVE_SG=1%s%s",
+				d->has_intel_subgroups || d->has_c30_subgroups ? "" : " -DHAVE_KHR_SG=1",
+				d->c_major >= 3 ? " -cl-std=CL3.0" : d->c_major == 2 ? " -cl-std=CL2.0" : "");
+	return off;
+}

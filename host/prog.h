@@ -52,6 +52,14 @@ cl_kernel prog_kernel(cl_program p, const char *kname, char *err, size_t errlen)
 void prog_kernel_res(const struct prog_ctx *c, cl_kernel k, size_t local, const char *build_log,
 		     struct kernel_res *r);
 
+/*
+ * Appends the sub-group build options for d to buf: " -DREQD_SG=N" when reqd_sg
+ * is not 0, " -DHAVE_SG=1" (and -DHAVE_KHR_SG=1, -cl-std=CL2.0/CL3.0) where the
+ * device offers sub-group built-ins (kernels/bench_common.h reads them).
+ * Returns the length written.
+ */
+int prog_sg_options(const struct dev_info *d, unsigned reqd_sg, char *buf, size_t len);
+
 /* The kernel's resources as the `kernel` object of a results document. */
 json_t *prog_kernel_res_json(const char *file, const char *kname, const char *options,
 			     const struct kernel_res *r);

@@ -1,0 +1,594 @@
+/*
+ * bench model: the analytic occupancy model (host/occ.h) as the published tables,
+ * for a device of the table or the live one. No kernel runs.
+ */
+#include "bench.h"
+#include "occ.h"
+#include "subcommands.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_PARAMS 16
+
+enum {
+	OPT_GPU = OPT_BENCH_BASE,
+	OPT_WG,
+	OPT_SG,
+	OPT_GROUPS,
+	OPT_SLM,
+	OPT_BARRIER,
+	OPT_GRF,
+	OPT_REGS,
+	OPT_LIST,
+	OPT_FULL,
+	OPT_PARAM,
+	OPT_PERCENT
+};
+
+struct model_opts {
+	struct common_opts co;
+	bool device_given;     /* --device on the command line (not BENCH_DEVICE) */
+	const char *gpu;       /* --gpu NAME|live */
+	unsigned wg, sg, regs; /* 0: the device's default */
+	unsigned long slm;
+	bool barrier, grf_large, list, full;
+	struct range groups; /* n == 0: one full wave */
+	const char *params[MAX_PARAMS];
+	unsigned n_params;
+	enum occ_pct_style pct;
+};
+
+/* The device the model runs on, and the live list it may come from. */
+struct model_dev {
+	struct occ_device d;
+	struct dev_list devs;
+	const struct dev_info *live;
+};
+
+void model_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: bench model --gpu NAME|live [--wg N] [--sg N] [--groups RANGE] [--slm BYTES]\n"
+		"                   [--barrier] [--grf large|small] [--regs N] [--param "
+		"NAME=VALUE]...\n"
+		"                   [--percent round|trunc|integer] [--json FILE] [--csv FILE]\n"
+		"       bench model --gpu NAME|live --full-occupancy\n"
+		"       bench model --list [--gpu NAME|live]\n"
+		"  Predicts hardware threads, occupancy, waves and the limiting resource of a launch\n"
+		"  (README.md, 'The occupancy model'), as the published tables write them.\n"
+		"  --gpu NAME         a device of the table (--list), a family, or 'live' (--device)\n"
+		"  --wg N             work-items per work-group (default: the device's maximum)\n"
+		"  --sg N             SIMD / warp / wave width (default: the device's widest)\n"
+		"  --groups RANGE     work-groups per launch, e.g. 1..8,12..48:4 (default: one full "
+		"wave)\n"
+		"  --slm BYTES        local memory per work-group (K/Ki suffixes)\n"
+		"  --barrier          the kernel uses work-group barriers\n"
+		"  --grf large        Intel large-GRF mode (half the threads per XVE)\n"
+		"  --regs N           registers per work-item (NVIDIA) or VGPRs (AMD)\n"
+		"  --param NAME=VAL   override a model parameter, e.g. slm_per_cu=128Ki (see --list)\n"
+		"  --percent STYLE    round (2.4%%, default), trunc (14.2%%) or integer (86%%)\n"
+		"  --full-occupancy   the configurations that ensure full occupancy\n"
+		"  --list             the known devices; with --gpu, one device's parameters and "
+		"sources\n"
+		"  --device SPEC      the OpenCL device for --gpu live (env BENCH_DEVICE)\n"
+		"  --json FILE        write the results document; --csv FILE one row per point\n"
+		"  --quiet            print no table\n"
+		"Exit codes: 0 ok, 2 bad usage or unknown device name, 77 no OpenCL platform or a\n"
+		"live device the model does not know.\n");
+}
+
+/* ---- options ------------------------------------------------------------------------------ */
+
+static const struct option longopts[] = { COMMON_LONGOPTS,
+					  { "gpu", required_argument, NULL, OPT_GPU },
+					  { "wg", required_argument, NULL, OPT_WG },
+					  { "sg", required_argument, NULL, OPT_SG },
+					  { "groups", required_argument, NULL, OPT_GROUPS },
+					  { "slm", required_argument, NULL, OPT_SLM },
+					  { "barrier", no_argument, NULL, OPT_BARRIER },
+					  { "grf", required_argument, NULL, OPT_GRF },
+					  { "regs", required_argument, NULL, OPT_REGS },
+					  { "list", no_argument, NULL, OPT_LIST },
+					  { "full-occupancy", no_argument, NULL, OPT_FULL },
+					  { "param", required_argument, NULL, OPT_PARAM },
+					  { "percent", required_argument, NULL, OPT_PERCENT },
+					  { NULL, 0, NULL, 0 } };
+
+static void parse_choice(struct model_opts *o, int c, const char *arg)
+{
+	if (c == OPT_GRF) {
+		if (strcmp(arg, "large") != 0 && strcmp(arg, "small") != 0)
+			usage_error("--grf '%s': large or small", arg);
+		o->grf_large = strcmp(arg, "large") == 0;
+	} else if (strcmp(arg, "round") == 0) {
+		o->pct = OCC_PCT_ROUND1;
+	} else if (strcmp(arg, "trunc") == 0) {
+		o->pct = OCC_PCT_TRUNC1;
+	} else if (strcmp(arg, "integer") == 0) {
+		o->pct = OCC_PCT_ROUND0;
+	} else {
+		usage_error("--percent '%s': round, trunc or integer", arg);
+	}
+}
+
+static void parse_one(struct model_opts *o, int c, const char *arg)
+{
+	switch (c) {
+	case OPT_GPU: o->gpu = arg; break;
+	case OPT_WG: o->wg = (unsigned)opt_u64("wg", arg, 1, 1u << 20); break;
+	case OPT_SG: o->sg = (unsigned)opt_u64("sg", arg, 1, 1024); break;
+	case OPT_GROUPS:
+		range_free(&o->groups);
+		opt_range("groups", arg, 1, 1ULL << 40, &o->groups);
+		break;
+	case OPT_SLM: o->slm = (unsigned long)opt_size("slm", arg, 0, 1ULL << 30); break;
+	case OPT_BARRIER: o->barrier = true; break;
+	case OPT_REGS: o->regs = (unsigned)opt_u64("regs", arg, 0, 65536); break;
+	case OPT_LIST: o->list = true; break;
+	case OPT_FULL: o->full = true; break;
+	case OPT_PARAM:
+		if (o->n_params == MAX_PARAMS)
+			usage_error("--param given more than %d times", MAX_PARAMS);
+		o->params[o->n_params++] = arg;
+		break;
+	case OPT_GRF:
+	case OPT_PERCENT: parse_choice(o, c, arg); break;
+	default: break;
+	}
+}
+
+static void parse_args(int argc, char **argv, struct model_opts *o)
+{
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	common_defaults(&o->co);
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+		if (c == 'h') {
+			model_usage(stdout);
+			exit(EXIT_OK);
+		}
+		if (c == '?' || c == ':')
+			opt_reject(c, argv);
+		if (c == OPT_REPS || c == OPT_WARMUP || c == OPT_KERNELS)
+			usage_error("--reps, --warmup and --kernels do not apply to the model "
+				    "(it runs no kernel)");
+		o->device_given |= c == OPT_DEVICE;
+		if (!common_opt(&o->co, c, optarg))
+			parse_one(o, c, optarg);
+	}
+	if (optind < argc)
+		usage_error("unexpected argument '%s'", argv[optind]);
+	if (o->list && (o->full || o->co.json_path || o->co.csv_path))
+		usage_error(
+			"--list prints the table only: no --full-occupancy, --json or --csv with it");
+	if (!o->list && !o->gpu)
+		usage_error("--gpu NAME|live is required (bench model --list names the devices)");
+	if (o->device_given && (!o->gpu || strcmp(o->gpu, "live") != 0))
+		usage_error("--device applies to --gpu live only");
+}
+
+/* ---- the device --------------------------------------------------------------------------- */
+
+static void unknown_name(const char *name)
+{
+	char *list = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&list, &len);
+
+	if (f) {
+		occ_list_names(f);
+		fclose(f);
+	}
+	usage_error("unknown --gpu '%s'; the model knows:\n%s", name, list ? list : "");
+}
+
+static void open_live(const struct model_opts *o, struct model_dev *m)
+{
+	char err[4096], note[640];
+
+	if (!dev_list_query(&m->devs, err, sizeof(err)))
+		die(EXIT_SKIP, "device: %s", err);
+	m->live = dev_select(&m->devs, o->co.device, err, sizeof(err));
+	if (!m->live)
+		die(EXIT_USAGE, "%s%s", o->co.device ? "--device " : "", err);
+	if (!occ_device_from_live(m->live, &m->d, note, sizeof(note)))
+		die(EXIT_SKIP, "%s", note);
+}
+
+static void apply_params(const struct model_opts *o, struct occ_device *d)
+{
+	char name[64], err[512];
+
+	for (unsigned i = 0; i < o->n_params; i++) {
+		const char *eq = strchr(o->params[i], '=');
+		size_t n = eq ? (size_t)(eq - o->params[i]) : 0;
+		uint64_t v;
+
+		if (!eq || n == 0 || n >= sizeof(name))
+			usage_error("--param '%s': NAME=VALUE", o->params[i]);
+		memcpy(name, o->params[i], n);
+		name[n] = '\0';
+		if (!parse_size(eq + 1, 0, UINT32_MAX, &v, err, sizeof(err)))
+			usage_error("--param %s: %s", name, err);
+		if (!occ_set_param(d, name, v, err, sizeof(err)))
+			usage_error("--param %s", err);
+	}
+}
+
+static void resolve(const struct model_opts *o, struct model_dev *m)
+{
+	char list[64];
+
+	memset(m, 0, sizeof(*m));
+	if (strcmp(o->gpu, "live") == 0)
+		open_live(o, m);
+	else if (!occ_lookup(o->gpu, &m->d))
+		unknown_name(o->gpu);
+	apply_params(o, &m->d);
+	if (o->sg && !occ_sg_ok(&m->d, o->sg))
+		usage_error("--sg %u: %s offers %s", o->sg, m->d.name,
+			    occ_sg_list(&m->d, list, sizeof(list)));
+	if (o->grf_large && m->d.vendor != OCC_VENDOR_INTEL)
+		usage_error("--grf large applies to Intel GPUs only");
+}
+
+/* ---- text --------------------------------------------------------------------------------- */
+
+/* Words by vendor (enum occ_vendor order): Intel, NVIDIA, AMD, CPU. */
+static const char *const simd_word[] = { "SIMD", "Warp", "Wave", "SIMD" };
+static const char *const thread_word[] = { "Threads", "Warps", "Waves", "Threads" };
+static const char *const slot_word[] = { "threads", "warps", "waves", "threads" };
+static const char *const eu_word[] = { "XVEs", "sub-partitions", "SIMDs", "threads" };
+
+static void print_choices(const struct occ_device *d, FILE *f)
+{
+	for (int i = 0; i < OCC_P_COUNT; i++) {
+		const struct occ_param *p = &d->p[i];
+		if (!p->disputed && p->origin != OCC_FROM_OVERRIDE)
+			continue;
+		fprintf(f, "  %s = %llu%s%s (%s)\n", occ_param_name((enum occ_param_id)i), p->value,
+			*occ_param_unit((enum occ_param_id)i) ? " " : "",
+			occ_param_unit((enum occ_param_id)i), p->source);
+		if (p->disputed)
+			fprintf(f, "    disputed: %s; choose with --param %s=N\n", p->disputed,
+				occ_param_name((enum occ_param_id)i));
+	}
+}
+
+static void print_header(const struct occ_device *d, const struct occ_kernel *k,
+			 const struct occ_result *r1, FILE *f)
+{
+	const struct occ_param *p = d->p;
+
+	fprintf(f, "Device: %s (%s, %s%s)%s%s\n", d->name, d->family, occ_vendor_str(d->vendor),
+		d->live ? ", live" : "", d->desc ? ": " : "", d->desc ? d->desc : "");
+	if (d->vendor == OCC_VENDOR_CPU)
+		fprintf(f, "  %llu hardware threads, one work-group at a time on each\n",
+			p[OCC_P_CU_COUNT].value);
+	else
+		fprintf(f, "  %llu %ss x %llu %s x %llu %s = %llu slots\n", p[OCC_P_CU_COUNT].value,
+			d->cu_word, p[OCC_P_EU_PER_CU].value, eu_word[d->vendor],
+			p[OCC_P_THREADS_PER_EU].value, slot_word[d->vendor],
+			p[OCC_P_CU_COUNT].value * p[OCC_P_EU_PER_CU].value *
+				p[OCC_P_THREADS_PER_EU].value);
+	print_choices(d, f);
+	if (d->notes[0])
+		fprintf(f, "  note: %s\n", d->notes);
+	fprintf(f, "Kernel: work-group %u, %s %u, local memory %lu B, %s", k->wg_size,
+		simd_word[d->vendor], r1->sg_size, k->slm_bytes, k->barrier ? "barrier" : "no barrier");
+	if (d->vendor == OCC_VENDOR_INTEL)
+		fprintf(f, ", %s GRF", k->grf_large ? "large" : "small");
+	if (k->regs_per_thread)
+		fprintf(f, ", %u %s per work-item", k->regs_per_thread,
+			d->vendor == OCC_VENDOR_AMD ? "VGPRs" : "registers");
+	fputc('\n', f);
+	if (k->regs_per_thread && (d->vendor == OCC_VENDOR_INTEL || d->vendor == OCC_VENDOR_CPU))
+		fprintf(f, "  (--regs is not modelled on %s devices; on Intel use --grf large)\n",
+			occ_vendor_str(d->vendor));
+	if (r1->launchable && d->vendor != OCC_VENDOR_CPU)
+		fprintf(f, "  per %s: %u work-groups (limit: %s) of %u %s, %u slots; %s %s%s\n\n",
+			d->cu_word, r1->wg_per_cu, r1->cu_limiter, r1->threads_per_wg,
+			slot_word[d->vendor], r1->slots_per_cu,
+			r1->splittable ? "threads may spread over" : "a work-group sits whole on one",
+			d->cu_word, r1->splittable ? "s" : "");
+	else if (!r1->launchable)
+		fprintf(f, "  fails to launch: %s\n\n", r1->why_not);
+	else
+		fputc('\n', f);
+}
+
+static void add_row(struct table *t, const struct occ_device *d, const struct occ_kernel *k,
+		    unsigned long long g, const struct occ_result *r, enum occ_pct_style st)
+{
+	char c[10][160];
+	const char *cells[10];
+
+	snprintf(c[0], sizeof(c[0]), "%llu", g);
+	snprintf(c[1], sizeof(c[1]), "%llu", g * k->wg_size);
+	snprintf(c[2], sizeof(c[2]), "%u", k->wg_size);
+	snprintf(c[3], sizeof(c[3]), "%u", r->sg_size);
+	for (int i = 4; i < 10; i++)
+		c[i][0] = '\0';
+	if (!r->launchable) {
+		snprintf(c[6], sizeof(c[6]), "fails to launch");
+		snprintf(c[9], sizeof(c[9]), "%s", r->why_not);
+	} else {
+		snprintf(c[4], sizeof(c[4]), "%u", r->threads_per_wg);
+		snprintf(c[5], sizeof(c[5]), "%llu", r->threads);
+		occ_format_occupancy(r, st, c[6], sizeof(c[6]));
+		occ_pct_str(r->cu_occupancy, st, c[7], sizeof(c[7]));
+		snprintf(c[8], sizeof(c[8]), "%llu", r->waves);
+		if (strcmp(r->limiter, r->cu_limiter) == 0)
+			snprintf(c[9], sizeof(c[9]), "%s", r->limiter);
+		else
+			snprintf(c[9], sizeof(c[9]), "%s (%s: %s)", r->limiter, d->cu_word,
+				 r->cu_limiter);
+	}
+	for (int i = 0; i < 10; i++)
+		cells[i] = c[i];
+	table_add(t, cells);
+}
+
+/* ---- the command -------------------------------------------------------------------------- */
+
+static json_t *point_json(const struct model_opts *o, const struct occ_device *d,
+			  const struct occ_kernel *k, unsigned long long g, const struct occ_result *r)
+{
+	json_t *pt = point_new();
+
+	json_object_update_new(json_object_get(pt, "params"),
+			       json_pack("{s:s, s:I, s:I, s:I, s:I, s:b, s:b, s:I}", "gpu", o->gpu,
+					 "wg_size", (json_int_t)k->wg_size, "sg_size",
+					 (json_int_t)r->sg_size, "groups", (json_int_t)g, "slm_bytes",
+					 (json_int_t)k->slm_bytes, "barrier", k->barrier, "grf_large",
+					 k->grf_large, "regs_per_thread",
+					 (json_int_t)k->regs_per_thread));
+	json_object_set_new(pt, "model", occ_result_json(d, k, r));
+	return pt;
+}
+
+/* One full wave when --groups is absent. */
+static void default_groups(struct model_opts *o, const struct occ_result *r1)
+{
+	unsigned long long g = 1;
+
+	if (r1->launchable && r1->threads_per_wg)
+		g = (r1->wave_threads + r1->threads_per_wg - 1) / r1->threads_per_wg;
+	o->groups.v = malloc(sizeof(*o->groups.v));
+	if (!o->groups.v)
+		die(EXIT_FAIL, "out of memory");
+	o->groups.v[0] = g;
+	o->groups.n = 1;
+}
+
+static void run_table(struct model_opts *o, const struct model_dev *m, const struct occ_kernel *k,
+		      json_t *doc)
+{
+	struct occ_result r;
+	struct table t;
+	char hd[3][48];
+	const char *head[10] = { "Work-groups", "Work-items", "Work-group size", simd_word[m->d.vendor],
+				 hd[0], hd[1], "Occupancy", hd[2], "GPU waves", "Limiter" };
+
+	snprintf(hd[0], sizeof(hd[0]), "%s per work-group", thread_word[m->d.vendor]);
+	snprintf(hd[1], sizeof(hd[1]), "%s", thread_word[m->d.vendor]);
+	snprintf(hd[2], sizeof(hd[2]), "%s occupancy", m->d.cu_word);
+	hd[2][0] = (char)toupper((unsigned char)hd[2][0]);
+	occ_predict(&m->d, k, 1, &r);
+	if (!o->co.quiet)
+		print_header(&m->d, k, &r, stdout);
+	if (!o->groups.n)
+		default_groups(o, &r);
+	table_init(&t, 10, head);
+	for (size_t i = 0; i < o->groups.n; i++) {
+		occ_predict(&m->d, k, o->groups.v[i], &r);
+		add_row(&t, &m->d, k, o->groups.v[i], &r, o->pct);
+		if (doc)
+			res_doc_add_point(doc, point_json(o, &m->d, k, o->groups.v[i], &r));
+	}
+	if (!o->co.quiet)
+		table_print(&t, stdout);
+	table_free(&t);
+}
+
+static void full_json(const struct model_opts *o, const struct model_dev *m, const struct occ_full *f,
+		      json_t *doc)
+{
+	json_t *pt = point_new();
+
+	json_object_set_new(json_object_get(pt, "params"), "gpu", json_string(o->gpu));
+	json_object_set_new(pt, "full_occupancy",
+			    json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "min_threads",
+				      (json_int_t)f->min_threads, "max_threads",
+				      (json_int_t)f->max_threads, "min_sg", (json_int_t)f->min_sg,
+				      "max_sg", (json_int_t)f->max_sg, "max_wg", (json_int_t)f->max_wg,
+				      "slots", (json_int_t)f->slots, "wg_cap", (json_int_t)f->wg_cap));
+	json_object_set_new(pt, "choices", occ_choices_json(&m->d));
+	res_doc_add_point(doc, pt);
+}
+
+/* The seed's "Configurations to ensure full occupancy" table, one line per column. */
+static void run_full(const struct model_opts *o, const struct model_dev *m, const struct occ_full *f,
+		     json_t *doc)
+{
+	const char *tw = slot_word[m->d.vendor], *sw = simd_word[m->d.vendor];
+	char label[64];
+
+	printf("Configurations that ensure full occupancy: %s (%s)\n", m->d.name, m->d.family);
+	print_choices(&m->d, stdout);
+	snprintf(label, sizeof(label), "Minimum %s per work-group", tw);
+	printf("  %-30s %u  (%u slots per %s, at most %u work-groups on it)\n", label, f->min_threads,
+	       f->slots, m->d.cu_word, f->wg_cap);
+	snprintf(label, sizeof(label), "Maximum %s per work-group", tw);
+	printf("  %-30s %u  (%u / %s %u)\n", label, f->max_threads, f->max_wg, sw, f->min_sg);
+	printf("  %-30s %u\n  %-30s %u\n", "Minimum sub-group size", f->min_sg,
+	       "Maximum sub-group size", f->max_sg);
+	printf("  %-30s %u\n", "Maximum work-group size", f->max_wg);
+	printf("  %-30s %s x sub-group size <= %u\n", "Constraint", tw, f->max_wg);
+	printf("  %-30s", "Smallest full work-group");
+	for (unsigned i = 0; i < m->d.n_sg; i++)
+		printf("%s%u (%s %u)", i ? ", " : " ", f->min_threads * m->d.sg_sizes[i], sw,
+		       m->d.sg_sizes[i]);
+	printf("\n");
+	if (doc)
+		full_json(o, m, f, doc);
+}
+
+/* ---- --list ------------------------------------------------------------------------------- */
+
+static void list_cell(char *buf, size_t len, const struct occ_device *d, enum occ_param_id id,
+		      unsigned div)
+{
+	const struct occ_param *p = &d->p[id];
+
+	if (p->origin == OCC_UNSET || (!p->value && id == OCC_P_BARRIER_WG_PER_CU))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%llu%s", p->value / div, p->disputed ? "*" : "");
+}
+
+static void list_all(void)
+{
+	static const char *const head[] = { "Name",     "Family",        "Vendor",     "CUs",
+					    "Slots/CU", "Max WG",        "Widths",     "SLM/CU KiB",
+					    "WG/CU",    "Barrier WG/CU", "Description" };
+	struct table t;
+	char c[11][192];
+	const char *cells[11];
+
+	table_init(&t, 11, head);
+	for (size_t i = 0; i < occ_device_count(); i++) {
+		const struct occ_device *d = occ_device_at(i);
+		snprintf(c[0], sizeof(c[0]), "%s", d->name);
+		snprintf(c[1], sizeof(c[1]), "%s", d->family);
+		snprintf(c[2], sizeof(c[2]), "%s", occ_vendor_str(d->vendor));
+		list_cell(c[3], sizeof(c[3]), d, OCC_P_CU_COUNT, 1);
+		snprintf(c[4], sizeof(c[4]), "%llu",
+			 d->p[OCC_P_EU_PER_CU].value * d->p[OCC_P_THREADS_PER_EU].value);
+		list_cell(c[5], sizeof(c[5]), d, OCC_P_WG_MAX, 1);
+		occ_sg_list(d, c[6], sizeof(c[6]));
+		list_cell(c[7], sizeof(c[7]), d, OCC_P_SLM_PER_CU, 1024);
+		list_cell(c[8], sizeof(c[8]), d, OCC_P_WG_PER_CU, 1);
+		list_cell(c[9], sizeof(c[9]), d, OCC_P_BARRIER_WG_PER_CU, 1);
+		snprintf(c[10], sizeof(c[10]), "%s", d->desc ? d->desc : "");
+		for (int j = 0; j < 11; j++)
+			cells[j] = c[j];
+		table_add(&t, cells);
+	}
+	table_print(&t, stdout);
+	table_free(&t);
+	printf("\n* disputed between sources: 'bench model --list --gpu NAME' shows the alternatives;\n"
+	       "  --param NAME=VALUE chooses another value.\n");
+}
+
+static void list_one(const struct occ_device *d)
+{
+	static const char *const origin[] = { "unset", "table", "live", "override" };
+	char sg[64];
+
+	printf("%s (%s, %s)%s%s\n", d->name, d->family, occ_vendor_str(d->vendor), d->desc ? ": " : "",
+	       d->desc ? d->desc : "");
+	printf("  widths (--sg): %s; compute unit: %s\n", occ_sg_list(d, sg, sizeof(sg)), d->cu_word);
+	for (int i = 0; i < OCC_P_COUNT; i++) {
+		const struct occ_param *p = &d->p[i];
+		if (p->origin == OCC_UNSET)
+			continue;
+		printf("  %-18s %10llu %-5s %-8s %s\n", occ_param_name((enum occ_param_id)i), p->value,
+		       occ_param_unit((enum occ_param_id)i), origin[p->origin], p->source);
+		if (p->disputed)
+			printf("  %-18s disputed: %s\n", "", p->disputed);
+	}
+	if (d->notes[0])
+		printf("  note: %s\n", d->notes);
+}
+
+/* ---- main --------------------------------------------------------------------------------- */
+
+static void open_outputs(const struct model_opts *o, struct res_out *jout, struct res_out *cout)
+{
+	char err[1024];
+
+	if (o->co.json_path && !res_out_open(jout, o->co.json_path, err, sizeof(err)))
+		usage_error("--json %s", err);
+	if (o->co.csv_path && !res_out_open(cout, o->co.csv_path, err, sizeof(err))) {
+		res_out_abort(jout);
+		usage_error("--csv %s", err);
+	}
+}
+
+static int write_outputs(const struct model_opts *o, struct res_out *jout, struct res_out *cout,
+			 const json_t *doc)
+{
+	char err[1024];
+	int rc = EXIT_OK;
+
+	if (o->co.json_path && !res_write_json(jout, doc, err, sizeof(err))) {
+		fprintf(stderr, "bench %s: %s\n", bench_cmd, err);
+		rc = EXIT_FAIL;
+	}
+	if (o->co.csv_path && !res_write_csv(cout, doc, err, sizeof(err))) {
+		fprintf(stderr, "bench %s: %s\n", bench_cmd, err);
+		rc = EXIT_FAIL;
+	}
+	return rc;
+}
+
+/* Everything after the device is known; outputs are reserved before any computing. */
+static int run(struct model_opts *o, const struct model_dev *m, int argc, char **argv)
+{
+	struct res_out jout = { .fd = -1 }, cout = { .fd = -1 };
+	struct occ_kernel k = { .wg_size = o->wg ? o->wg : (unsigned)m->d.p[OCC_P_WG_MAX].value,
+				.sg_size = o->sg,
+				.slm_bytes = o->slm,
+				.barrier = o->barrier,
+				.grf_large = o->grf_large,
+				.regs_per_thread = o->regs };
+	struct occ_full full;
+	char why[256];
+	json_t *doc = NULL;
+	int rc;
+
+	if (o->full && !occ_full_occupancy(&m->d, o->grf_large, &full, why, sizeof(why)))
+		usage_error("--full-occupancy on %s: %s", m->d.name, why);
+	open_outputs(o, &jout, &cout);
+	if (o->co.json_path || o->co.csv_path) {
+		doc = res_doc_new(bench_argv ? bench_argc : argc, bench_argv ? bench_argv : argv,
+				  m->live, "model");
+		json_object_set_new(doc, "model_device", occ_params_json(&m->d));
+		json_object_set_new(doc, "model_choices", occ_choices_json(&m->d));
+	}
+	if (o->full)
+		run_full(o, m, &full, doc);
+	else
+		run_table(o, m, &k, doc);
+	rc = write_outputs(o, &jout, &cout, doc);
+	json_decref(doc);
+	return rc;
+}
+
+int model_main(int argc, char **argv)
+{
+	struct model_opts o;
+	struct model_dev m;
+	int rc = EXIT_OK;
+
+	parse_args(argc, argv, &o);
+	if (o.list && !o.gpu) {
+		list_all();
+		return EXIT_OK;
+	}
+	resolve(&o, &m); /* exits 2 (unknown name, bad --sg/--param) or 77 (no live device) */
+	if (o.list)
+		list_one(&m.d);
+	else
+		rc = run(&o, &m, argc, argv);
+	range_free(&o.groups);
+	if (m.live)
+		dev_list_free(&m.devs);
+	return rc;
+}

@@ -85,6 +85,17 @@ bool common_opt(struct common_opts *o, int c, const char *arg)
 	}
 }
 
+/* The open session, whose reserved output files an early exit (usage_error, die) removes. */
+static struct bench_session *open_session;
+
+static void drop_reserved_outputs(void)
+{
+	if (open_session) {
+		res_out_abort(&open_session->json_out);
+		res_out_abort(&open_session->csv_out);
+	}
+}
+
 void session_open(struct bench_session *s, const struct common_opts *o, const char *benchmark)
 {
 	char err[4096];
@@ -94,23 +105,17 @@ void session_open(struct bench_session *s, const struct common_opts *o, const ch
 	s->opts = o;
 	if (o->kernels_dir && access(o->kernels_dir, R_OK | X_OK) != 0)
 		usage_error("--kernels '%s' is not a readable folder", o->kernels_dir);
+	open_session = s;
+	atexit(drop_reserved_outputs);
 	if (o->json_path && !res_out_open(&s->json_out, o->json_path, err, sizeof(err)))
 		usage_error("--json %s", err);
-	if (o->csv_path && !res_out_open(&s->csv_out, o->csv_path, err, sizeof(err))) {
-		res_out_abort(&s->json_out);
+	if (o->csv_path && !res_out_open(&s->csv_out, o->csv_path, err, sizeof(err)))
 		usage_error("--csv %s", err);
-	}
 	if (!dev_list_query(&s->devs, err, sizeof(err)) ||
-	    !(s->dev = dev_select(&s->devs, o->device, err, sizeof(err)))) {
-		res_out_abort(&s->json_out);
-		res_out_abort(&s->csv_out);
+	    !(s->dev = dev_select(&s->devs, o->device, err, sizeof(err))))
 		die(EXIT_USAGE, "%s%s", o->device && s->devs.n ? "--device " : "", err);
-	}
-	if (!prog_ctx_create(&s->pc, s->dev, o->kernels_dir, err, sizeof(err))) {
-		res_out_abort(&s->json_out);
-		res_out_abort(&s->csv_out);
+	if (!prog_ctx_create(&s->pc, s->dev, o->kernels_dir, err, sizeof(err)))
 		die(EXIT_FAIL, "driver: %s on '%s'", err, s->dev->name);
-	}
 	s->doc = res_doc_new(bench_argc, bench_argv, s->dev, benchmark);
 	occ_live_init(&s->model, s->dev);
 	json_object_set_new(s->doc, "model_device", s->model.known ? occ_params_json(&s->model.dev)
@@ -149,6 +154,7 @@ int session_finish(struct bench_session *s)
 	json_decref(s->doc);
 	prog_ctx_release(&s->pc);
 	dev_list_free(&s->devs);
+	open_session = NULL;
 	return rc;
 }
 

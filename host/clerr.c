@@ -68,3 +68,9 @@ cl_int cl_last_code(void)
 {
 	return last_code;
 }
+
+void cl_clear_last(void)
+{
+	last_code = CL_SUCCESS;
+	last_error[0] = '\0';
+}

@@ -21,6 +21,9 @@ const char *cl_last_error(void);
 /* The error code of the last failure recorded, CL_SUCCESS if none. */
 cl_int cl_last_code(void);
 
+/* Forgets the last failure (before a step whose own failure the caller will ask about). */
+void cl_clear_last(void);
+
 #define CL_CHECK(call_result, call_text) cl_check_at((call_result), (call_text), __FILE__, __LINE__)
 
 /* Evaluates an OpenCL call returning cl_int; jumps to label out on failure. */

@@ -258,6 +258,10 @@ void prog_kernel_res(const struct prog_ctx *c, cl_kernel k, size_t local, const 
 
 	memset(r, 0, sizeof(*r));
 	clGetKernelWorkGroupInfo(k, d, CL_KERNEL_WORK_GROUP_SIZE, sizeof(r->wg_max), &r->wg_max, NULL);
+	size_t reqd[3] = { 0 };
+	if (clGetKernelWorkGroupInfo(k, d, CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof(reqd), reqd, NULL) ==
+	    CL_SUCCESS)
+		r->reqd_wg = reqd[0];
 	clGetKernelWorkGroupInfo(k, d, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
 				 sizeof(r->pref_multiple), &r->pref_multiple, NULL);
 	if (clGetKernelWorkGroupInfo(k, d, CL_KERNEL_LOCAL_MEM_SIZE, sizeof(v), &v, NULL) == CL_SUCCESS)
@@ -313,6 +317,7 @@ json_t *prog_kernel_res_json(const char *file, const char *kname, const char *op
 	json_object_set_new(o, "name", json_string(kname));
 	json_object_set_new(o, "build_options", json_string(options));
 	json_object_set_new(o, "work_group_size_max", json_integer((json_int_t)r->wg_max));
+	json_object_set_new(o, "reqd_work_group_size", r->reqd_wg ? json_integer((json_int_t)r->reqd_wg) : json_null());
 	json_object_set_new(o, "preferred_wg_multiple", json_integer((json_int_t)r->pref_multiple));
 	json_object_set_new(o, "local_mem_bytes", json_integer((json_int_t)r->local_mem));
 	json_object_set_new(o, "private_mem_bytes", json_integer((json_int_t)r->private_mem));
@@ -336,4 +341,15 @@ int prog_sg_options(const struct dev_info *d, unsigned reqd_sg, char *buf, size_
 				d->has_intel_subgroups || d->has_c30_subgroups ? "" : " -DHAVE_KHR_SG=1",
 				d->c_major >= 3 ? " -cl-std=CL3.0" : d->c_major == 2 ? " -cl-std=CL2.0" : "");
 	return off;
+}
+
+const char *prog_wg_limits(const struct kernel_res *r, char *buf, size_t len)
+{
+	if (r->reqd_wg)
+		snprintf(buf, len, "the kernel requires a work-group of %zu (reqd_work_group_size); "
+			 "CL_KERNEL_WORK_GROUP_SIZE is %zu", r->reqd_wg, r->wg_max);
+	else
+		snprintf(buf, len, "the kernel's CL_KERNEL_WORK_GROUP_SIZE is %zu: allowed 1..%zu",
+			 r->wg_max, r->wg_max);
+	return buf;
 }

@@ -15,6 +15,7 @@ struct prog_ctx {
 /* What the compiler made of one kernel (0 where the device cannot say). */
 struct kernel_res {
 	size_t wg_max;              /* CL_KERNEL_WORK_GROUP_SIZE */
+	size_t reqd_wg;             /* CL_KERNEL_COMPILE_WORK_GROUP_SIZE[0], 0 if none required */
 	size_t pref_multiple;       /* CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE */
 	uint64_t local_mem;         /* CL_KERNEL_LOCAL_MEM_SIZE, bytes */
 	uint64_t private_mem;       /* CL_KERNEL_PRIVATE_MEM_SIZE, bytes */
@@ -59,6 +60,9 @@ void prog_kernel_res(const struct prog_ctx *c, cl_kernel k, size_t local, const 
  * Returns the length written.
  */
 int prog_sg_options(const struct dev_info *d, unsigned reqd_sg, char *buf, size_t len);
+
+/* The work-group limits a kernel states, for messages about a refused launch. */
+const char *prog_wg_limits(const struct kernel_res *r, char *buf, size_t len);
 
 /* The kernel's resources as the `kernel` object of a results document. */
 json_t *prog_kernel_res_json(const char *file, const char *kname, const char *options,

@@ -28,7 +28,8 @@ cl_int time_enqueue_copy(void *arg, cl_command_queue q, cl_event *ev);
  * Runs `warmup` untimed commands, then `reps` timed ones, each waited for on
  * its own: dev_ns[i] = COMMAND_END - COMMAND_START from the profiling event,
  * wall_ns[i] = host monotonic time from enqueue to completion. False with the
- * error's name in err when a command fails.
+ * error's name in err when a command fails; a refused enqueue is also recorded
+ * for cl_last_code().
  */
 bool time_run(cl_command_queue q, time_enqueue_fn fn, void *arg, unsigned warmup, unsigned reps,
 	      double *dev_ns, double *wall_ns, char *err, size_t errlen);

@@ -82,12 +82,26 @@ extern const char *bench_cmd;
 extern int bench_argc;
 extern char **bench_argv;
 
+/* The output files of a run (--json, --csv): reserved before any work, written at the end. */
+struct bench_outputs {
+	const char *json_path, *csv_path;
+	struct res_out json, csv;
+};
+
+/*
+ * Reserves the files o names (exit 2 naming a path that cannot be written);
+ * an early exit before outputs_write removes them.
+ */
+void outputs_open(struct bench_outputs *out, const struct common_opts *o);
+/* Writes doc to the reserved files; returns 0, or 1 (with a message) on failure. */
+int outputs_write(struct bench_outputs *out, const json_t *doc);
+
 struct bench_session {
 	const struct common_opts *opts;
 	struct dev_list devs;
 	const struct dev_info *dev;
 	struct prog_ctx pc;
-	struct res_out json_out, csv_out;
+	struct bench_outputs out;
 	json_t *doc;
 	struct occ_live model;   /* the occupancy model of the live device */
 	unsigned n_ok, n_failed, n_skipped;

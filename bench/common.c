@@ -85,15 +85,48 @@ bool common_opt(struct common_opts *o, int c, const char *arg)
 	}
 }
 
-/* The open session, whose reserved output files an early exit (usage_error, die) removes. */
-static struct bench_session *open_session;
+/* The reserved outputs that an early exit (usage_error, die) removes. */
+static struct bench_outputs *open_outputs;
 
 static void drop_reserved_outputs(void)
 {
-	if (open_session) {
-		res_out_abort(&open_session->json_out);
-		res_out_abort(&open_session->csv_out);
+	if (open_outputs) {
+		res_out_abort(&open_outputs->json);
+		res_out_abort(&open_outputs->csv);
 	}
+}
+
+void outputs_open(struct bench_outputs *out, const struct common_opts *o)
+{
+	char err[1024];
+
+	memset(out, 0, sizeof(*out));
+	out->json.fd = out->csv.fd = -1;
+	out->json_path = o->json_path;
+	out->csv_path = o->csv_path;
+	open_outputs = out;
+	atexit(drop_reserved_outputs);
+	if (o->json_path && !res_out_open(&out->json, o->json_path, err, sizeof(err)))
+		usage_error("--json %s", err);
+	if (o->csv_path && !res_out_open(&out->csv, o->csv_path, err, sizeof(err)))
+		usage_error("--csv %s", err);
+}
+
+int outputs_write(struct bench_outputs *out, const json_t *doc)
+{
+	char err[1024];
+	int rc = EXIT_OK;
+
+	if (out->json_path && !res_write_json(&out->json, doc, err, sizeof(err))) {
+		fprintf(stderr, "bench %s: %s\n", bench_cmd, err);
+		rc = EXIT_FAIL;
+	}
+	if (out->csv_path && !res_write_csv(&out->csv, doc, err, sizeof(err))) {
+		fprintf(stderr, "bench %s: %s\n", bench_cmd, err);
+		rc = EXIT_FAIL;
+	}
+	open_outputs = NULL;
+	return rc;
 }
 
 void session_open(struct bench_session *s, const struct common_opts *o, const char *benchmark)
@@ -101,16 +134,10 @@ void session_open(struct bench_session *s, const struct common_opts *o, const ch
 	char err[4096];
 
 	memset(s, 0, sizeof(*s));
-	s->json_out.fd = s->csv_out.fd = -1;
 	s->opts = o;
 	if (o->kernels_dir && access(o->kernels_dir, R_OK | X_OK) != 0)
 		usage_error("--kernels '%s' is not a readable folder", o->kernels_dir);
-	open_session = s;
-	atexit(drop_reserved_outputs);
-	if (o->json_path && !res_out_open(&s->json_out, o->json_path, err, sizeof(err)))
-		usage_error("--json %s", err);
-	if (o->csv_path && !res_out_open(&s->csv_out, o->csv_path, err, sizeof(err)))
-		usage_error("--csv %s", err);
+	outputs_open(&s->out, o);
 	if (!dev_list_query(&s->devs, err, sizeof(err)) ||
 	    !(s->dev = dev_select(&s->devs, o->device, err, sizeof(err))))
 		die(EXIT_USAGE, "%s%s", o->device && s->devs.n ? "--device " : "", err);
@@ -137,24 +164,16 @@ void session_add_point(struct bench_session *s, json_t *point)
 
 int session_finish(struct bench_session *s)
 {
-	char err[1024];
-	int rc = s->n_failed ? EXIT_FAIL : EXIT_OK;
+	int rc = outputs_write(&s->out, s->doc);
 
-	if (s->opts->json_path && !res_write_json(&s->json_out, s->doc, err, sizeof(err))) {
-		fprintf(stderr, "bench %s: %s\n", bench_cmd, err);
-		rc = EXIT_FAIL;
-	}
-	if (s->opts->csv_path && !res_write_csv(&s->csv_out, s->doc, err, sizeof(err))) {
-		fprintf(stderr, "bench %s: %s\n", bench_cmd, err);
-		rc = EXIT_FAIL;
-	}
-	if (s->n_failed)
+	if (s->n_failed) {
 		fprintf(stderr, "bench %s: %u of %u points failed (see their status and reason)\n",
 			bench_cmd, s->n_failed, s->n_ok + s->n_failed + s->n_skipped);
+		rc = EXIT_FAIL;
+	}
 	json_decref(s->doc);
 	prog_ctx_release(&s->pc);
 	dev_list_free(&s->devs);
-	open_session = NULL;
 	return rc;
 }
 

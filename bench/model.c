@@ -509,39 +509,10 @@ static void list_one(const struct occ_device *d)
 
 /* ---- main --------------------------------------------------------------------------------- */
 
-static void open_outputs(const struct model_opts *o, struct res_out *jout, struct res_out *cout)
-{
-	char err[1024];
-
-	if (o->co.json_path && !res_out_open(jout, o->co.json_path, err, sizeof(err)))
-		usage_error("--json %s", err);
-	if (o->co.csv_path && !res_out_open(cout, o->co.csv_path, err, sizeof(err))) {
-		res_out_abort(jout);
-		usage_error("--csv %s", err);
-	}
-}
-
-static int write_outputs(const struct model_opts *o, struct res_out *jout, struct res_out *cout,
-			 const json_t *doc)
-{
-	char err[1024];
-	int rc = EXIT_OK;
-
-	if (o->co.json_path && !res_write_json(jout, doc, err, sizeof(err))) {
-		fprintf(stderr, "bench %s: %s\n", bench_cmd, err);
-		rc = EXIT_FAIL;
-	}
-	if (o->co.csv_path && !res_write_csv(cout, doc, err, sizeof(err))) {
-		fprintf(stderr, "bench %s: %s\n", bench_cmd, err);
-		rc = EXIT_FAIL;
-	}
-	return rc;
-}
-
 /* Everything after the device is known; outputs are reserved before any computing. */
 static int run(struct model_opts *o, const struct model_dev *m, int argc, char **argv)
 {
-	struct res_out jout = { .fd = -1 }, cout = { .fd = -1 };
+	struct bench_outputs out;
 	struct occ_kernel k = { .wg_size = o->wg ? o->wg : (unsigned)m->d.p[OCC_P_WG_MAX].value,
 				.sg_size = o->sg,
 				.slm_bytes = o->slm,
@@ -555,7 +526,7 @@ static int run(struct model_opts *o, const struct model_dev *m, int argc, char *
 
 	if (o->full && !occ_full_occupancy(&m->d, o->grf_large, &full, why, sizeof(why)))
 		usage_error("--full-occupancy on %s: %s", m->d.name, why);
-	open_outputs(o, &jout, &cout);
+	outputs_open(&out, &o->co);
 	if (o->co.json_path || o->co.csv_path) {
 		doc = res_doc_new(bench_argv ? bench_argc : argc, bench_argv ? bench_argv : argv,
 				  m->live, "model");
@@ -566,7 +537,7 @@ static int run(struct model_opts *o, const struct model_dev *m, int argc, char *
 		run_full(o, m, &full, doc);
 	else
 		run_table(o, m, &k, doc);
-	rc = write_outputs(o, &jout, &cout, doc);
+	rc = outputs_write(&out, doc);   /* also releases the reservation when nothing was asked */
 	json_decref(doc);
 	return rc;
 }

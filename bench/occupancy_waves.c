@@ -2,6 +2,12 @@
  * bench occupancy --waves: each work-group does the same fixed work (the probe's
  * chain); the launch time against the number of groups steps up where the device
  * runs out of room for another group, once per wave.
+ *
+ * A step is where one more group (G to G + 1) costs more than a quarter of one
+ * group's time: within a wave the time also grows, gradually, because the groups
+ * on a compute unit share its issue slots, so only single-group increments can
+ * tell a step from that slope. The default sweep has G and G + 1 at each multiple
+ * of the model's capacity.
  */
 #include "occupancy_host.h"
 
@@ -76,7 +82,8 @@ int occ_waves_run(struct bench_session *s, struct occ_opts *o)
 	struct table t;
 	char err[16384];
 	double t1 = 0;
-	uint64_t step_after = 0, step_at = 0;
+	double prev_med = 0;
+	json_t *steps = json_array();
 
 	if (!probe_build(s, &cfg, &pk, err, sizeof(err)))
 		die(EXIT_FAIL, "%s", err);
@@ -95,10 +102,9 @@ int occ_waves_run(struct bench_session *s, struct occ_opts *o)
 		double med = time_point(s, &pk, &b, cfg.wg, g, spin, pt);
 		if (i == 0)
 			t1 = med;
-		if (med > 0 && t1 > 0 && !step_at && med > 1.5 * t1) {
-			step_after = prev;
-			step_at = g;
-		}
+		if (med > 0 && prev_med > 0 && g == prev + 1 && med - prev_med > 0.25 * t1)
+			json_array_append_new(steps, json_integer((json_int_t)prev));
+		prev_med = med;
 		json_object_set_new(pa, "wg_size", json_integer(cfg.wg));
 		json_object_set_new(pa, "groups", json_integer((json_int_t)g));
 		json_object_set_new(pa, "spin", json_integer(spin));
@@ -121,20 +127,21 @@ int occ_waves_run(struct bench_session *s, struct occ_opts *o)
 	session_progress(s, o->groups.n, o->groups.n, "");
 	json_t *sum = json_object();
 	json_object_set_new(sum, "model_capacity_wg", json_integer((json_int_t)cap));
-	json_object_set_new(sum, "first_step_after", step_at ? json_integer((json_int_t)step_after) : json_null());
-	json_object_set_new(sum, "first_step_at", step_at ? json_integer((json_int_t)step_at) : json_null());
-	json_object_set_new(sum, "rule", json_string("first launch slower than 1.5 x one group's"));
+	json_object_set_new(sum, "steps_after", steps);
+	json_object_set_new(sum, "rule", json_string("one more group (G to G + 1) costs more than a "
+						      "quarter of one group's time"));
 	json_object_set_new(s->doc, "waves", sum);
 	if (!s->opts->quiet) {
+		size_t i;
+		json_t *v;
 		printf("fixed work per group (spin %u) on %s: model capacity %llu work-groups\n", spin,
 		       s->dev->name, (unsigned long long)cap);
 		table_print(&t, stdout);
-		if (step_at)
-			printf("first step: between %llu and %llu groups (model: after %llu)\n",
-			       (unsigned long long)step_after, (unsigned long long)step_at,
-			       (unsigned long long)cap);
-		else
-			printf("no step found (no launch took 1.5 x one group's time)\n");
+		printf("steps after %s", json_array_size(steps) ? "" : "none of the G, G + 1 pairs swept");
+		json_array_foreach(steps, i, v)
+			printf("%s%lld", i ? ", " : "", (long long)json_integer_value(v));
+		printf(" groups (model: every %llu); the gradual rise between steps is the groups "
+		       "sharing each compute unit's issue slots\n", (unsigned long long)cap);
 	}
 	table_free(&t);
 	probe_bufs_free(&b);

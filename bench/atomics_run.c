@@ -580,16 +580,9 @@ static void at_point(struct bench_session *s, const struct atomics_opts *o, stru
 
 static json_t *at_setup_json(const struct bench_session *s, const struct at_plan *p)
 {
-	json_t *j = json_object(), *c = json_object();
-	uint32_t mhz = s->dev->clock_mhz;
+	json_t *j = json_object();
 
-	json_object_set_new(c, "mhz", mhz ? json_integer(mhz) : json_null());
-	json_object_set_new(c, "nominal", json_true());
-	json_object_set_new(c, "source", json_string("CL_DEVICE_MAX_CLOCK_FREQUENCY"));
-	json_object_set_new(c, "note", json_string(mhz ? "cycles = ns x nominal MHz / 1000; the "
-						   "clock under load may differ" :
-						   "the device reports 0 MHz: cycles are null"));
-	json_object_set_new(j, "clock", c);
+	json_object_set_new(j, "clock", dev_clock_json(s->dev));
 	json_object_set_new(j, "line_bytes", json_integer(p->line_bytes));
 	json_object_set_new(j, "llc_bytes", json_integer((json_int_t)p->llc));
 	json_object_set_new(j, "llc_source", json_string(p->llc_source));

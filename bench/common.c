@@ -153,12 +153,18 @@ void session_add_point(struct bench_session *s, json_t *point)
 {
 	const char *st = json_string_value(json_object_get(point, "status"));
 
-	if (st && strcmp(st, "ok") == 0)
+	if (st && strcmp(st, "ok") == 0) {
 		s->n_ok++;
-	else if (st && strcmp(st, "skipped") == 0)
+	} else if (st && strcmp(st, "skipped") == 0) {
 		s->n_skipped++;
-	else
+	} else {
+		const char *why = json_string_value(json_object_get(point, "reason"));
+		char *params = json_dumps(json_object_get(point, "params"), JSON_COMPACT);
 		s->n_failed++;
+		fprintf(stderr, "bench %s: point %s failed: %s\n", bench_cmd, params ? params : "?",
+			why ? why : "(no reason recorded)");
+		free(params);
+	}
 	res_doc_add_point(s->doc, point);
 }
 

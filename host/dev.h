@@ -80,6 +80,8 @@ const char *dev_type_str(cl_device_type t);
 
 /* The device report as JSON (the object `bench info --json` prints for one device). */
 json_t *dev_to_json(const struct dev_info *d);
+/* The nominal clock used to turn ns into cycles: {mhz, nominal, source, note}. */
+json_t *dev_clock_json(const struct dev_info *d);
 /* The report as text lines on f. */
 void dev_print(const struct dev_info *d, FILE *f);
 

@@ -127,3 +127,17 @@ void dev_print(const struct dev_info *d, FILE *f)
 	}
 	json_decref(o);
 }
+
+json_t *dev_clock_json(const struct dev_info *d)
+{
+	json_t *c = json_object();
+	uint32_t mhz = d->clock_mhz;
+
+	json_object_set_new(c, "mhz", mhz ? json_integer(mhz) : json_null());
+	json_object_set_new(c, "nominal", json_true());
+	json_object_set_new(c, "source", json_string("CL_DEVICE_MAX_CLOCK_FREQUENCY"));
+	json_object_set_new(c, "note", json_string(mhz ? "cycles = ns x nominal MHz / 1000; the "
+						   "clock under load may differ" :
+						   "the device reports 0 MHz: cycles are null"));
+	return c;
+}

@@ -466,8 +466,8 @@ static void at_metrics(const struct bench_session *s, const struct atomics_opts 
 }
 
 static const char *const at_head[] = {
-	"Pattern", "Order", "API", "Scope", "Counters", "Items/ctr", "median us", "CV %",
-	"Gatomic/s", "ns/atomic", "cycles", "status" };
+	"Pattern", "Order", "API", "Scope", "Counters", "Items/ctr", "Model occupancy", "median us",
+	"CV %", "Gatomic/s", "ns/atomic", "cycles", "status" };
 #define AT_NCOLS (sizeof(at_head) / sizeof(at_head[0]))
 
 static void at_row(struct table *tb, const json_t *pt, const struct at_pt *t)
@@ -488,13 +488,14 @@ static void at_row(struct table *tb, const json_t *pt, const struct at_pt *t)
 				 : strstr(scope, "work_group") ? "work_group" : "none");
 	snprintf(c[4], 64, "%lld", json_integer_value(json_object_get(pa, "counters")));
 	snprintf(c[5], 64, "%lld", json_integer_value(json_object_get(pa, "items_per_counter")));
-	snprintf(c[6], 64, ok ? "%.2f" : "-", t->med_ns / 1e3);
-	snprintf(c[7], 64, ok ? "%.1f" : "-", t->cv);
-	snprintf(c[8], 64, ok ? "%.4f" : "-",
+	snprintf(c[6], 64, "%s", model_occupancy_cell(json_object_get(pt, "model")));
+	snprintf(c[7], 64, ok ? "%.2f" : "-", t->med_ns / 1e3);
+	snprintf(c[8], 64, ok ? "%.1f" : "-", t->cv);
+	snprintf(c[9], 64, ok ? "%.4f" : "-",
 		 json_real_value(json_object_get(m, "atomics_per_s")) / 1e9);
-	snprintf(c[9], 64, ok ? "%.3f" : "-", json_real_value(json_object_get(m, "ns_per_atomic")));
-	snprintf(c[10], 64, ok && json_is_real(cyc) ? "%.1f" : "-", json_real_value(cyc));
-	snprintf(c[11], 64, "%s%s", status, !json_is_null(json_object_get(pt, "reason")) ? " (note)" : "");
+	snprintf(c[10], 64, ok ? "%.3f" : "-", json_real_value(json_object_get(m, "ns_per_atomic")));
+	snprintf(c[11], 64, ok && json_is_real(cyc) ? "%.1f" : "-", json_real_value(cyc));
+	snprintf(c[12], 64, "%s%s", status, !json_is_null(json_object_get(pt, "reason")) ? " (note)" : "");
 	for (size_t i = 0; i < AT_NCOLS; i++)
 		cells[i] = c[i];
 	table_add(tb, cells);
@@ -574,6 +575,11 @@ static void at_point(struct bench_session *s, const struct atomics_opts *o, stru
 		snprintf(note + strlen(note), sizeof(note) - strlen(note), "%sthe chain is within "
 			 "the launch overhead's noise: raise --ops", note[0] ? "; " : "");
 	point_set_status(pt, ok ? "ok" : "failed", ok ? (note[0] ? note : NULL) : err);
+	struct occ_result mr;
+	unsigned sg = p->sg_req ? p->sg_req : p->sg_width ? p->sg_width : t.sg_kernel;
+	json_object_set_new(pt, "model", session_model_kernel(s, t.l.kernel, g->build_log,
+		pat == AT_CHAIN ? 1 : p->wg, pat == AT_CHAIN ? 0 : sg, is_local(pat),
+		pat == AT_CHAIN ? 1 : p->groups, &mr));
 	at_row(tb, pt, &t);
 	session_add_point(s, pt);
 }

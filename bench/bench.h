@@ -120,6 +120,22 @@ int session_finish(struct bench_session *s);
 /* "[12/48] groups=12" on stderr, overwritten in place, only when stderr is a terminal. */
 void session_progress(const struct bench_session *s, size_t i, size_t n, const char *label);
 
+/*
+ * The occupancy model's prediction for a launch of `groups` work-groups of `wg`
+ * work-items of a kernel whose resources are res, with SIMD width simd (0: the
+ * model's default) and barrier use: the point's `model` object (see
+ * occ_live_point); r receives the figures for the table.
+ */
+json_t *session_model(const struct bench_session *s, const struct kernel_res *res, unsigned wg,
+		      unsigned simd, bool barrier, uint64_t groups, struct occ_result *r);
+/* The same for a kernel object, querying its resources (build_log: for NVIDIA registers). */
+json_t *session_model_kernel(const struct bench_session *s, cl_kernel k, const char *build_log,
+			     unsigned wg, unsigned simd, bool barrier, uint64_t groups,
+			     struct occ_result *r);
+/* The table cells of a model object: occupancy string and limiter ("-" when unknown). */
+const char *model_occupancy_cell(const json_t *model);
+const char *model_limiter_cell(const json_t *model);
+
 /* A new point {params: {}, status, reason, validated}; params filled by the caller. */
 json_t *point_new(void);
 /* Sets status ("ok", "failed", "skipped") and reason (NULL: none). */

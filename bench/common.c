@@ -195,6 +195,42 @@ void session_progress(const struct bench_session *s, size_t i, size_t n, const c
 	fflush(stderr);
 }
 
+json_t *session_model(const struct bench_session *s, const struct kernel_res *res, unsigned wg,
+		      unsigned simd, bool barrier, uint64_t groups, struct occ_result *r)
+{
+	struct occ_kernel k;
+
+	occ_kernel_from_res(&k, res, wg, simd, barrier);
+	return occ_live_point(&s->model, &k, groups, r);
+}
+
+json_t *session_model_kernel(const struct bench_session *s, cl_kernel k, const char *build_log,
+			     unsigned wg, unsigned simd, bool barrier, uint64_t groups,
+			     struct occ_result *r)
+{
+	struct kernel_res res;
+
+	prog_kernel_res(&s->pc, k, wg, build_log, &res);
+	return session_model(s, &res, wg, simd, barrier, groups, r);
+}
+
+static const char *model_cell(const json_t *model, const char *key)
+{
+	const json_t *v = json_object_get(model, key);
+
+	return json_is_string(v) ? json_string_value(v) : "-";
+}
+
+const char *model_occupancy_cell(const json_t *model)
+{
+	return model_cell(model, "occupancy");
+}
+
+const char *model_limiter_cell(const json_t *model)
+{
+	return model_cell(model, "limiter");
+}
+
 json_t *point_new(void)
 {
 	json_t *p = json_object();

@@ -17,6 +17,7 @@ struct lat_pt {
 	uint32_t chases;
 	bool ok;
 	double med_ns, cv, ns;     /* ns: per load, overhead subtracted */
+	char model[64];            /* the model's occupancy string for the launch */
 };
 
 static double cycles_of(const struct bench_session *s, double ns)
@@ -273,6 +274,12 @@ static void lat_point(struct bench_session *s, const struct latency_opts *o, str
 	t->ok = ok;
 	point_set_status(pt, ok ? "ok" : "failed", ok ? (t->ns <= 0 ? "below the launch "
 						"overhead's noise: raise --loads" : NULL) : err);
+	struct occ_result mr;   /* chases of one work-item each: one work-group per chase */
+	json_object_set_new(pt, "model", session_model_kernel(s, t->variant == V_LOCAL ? p->k_local
+									       : p->k_chase,
+							      NULL, 1, 0, t->variant == V_LOCAL,
+							      t->chases, &mr));
+	snprintf(t->model, sizeof(t->model), "%s", model_occupancy_cell(json_object_get(pt, "model")));
 	session_add_point(s, pt);
 }
 
@@ -422,29 +429,30 @@ static void seed_table(struct bench_session *s, const struct lat_curve *c, doubl
 
 static const char *const lat_head[] = {
 	"Working set", "Nodes", "median us", "CV %", "ns/load", "cycles", "per-CU ns/load",
-	"per-CU cycles", "status" };
+	"per-CU cycles", "Model occupancy (1 / per-CU)", "status" };
 #define LAT_NCOLS (sizeof(lat_head) / sizeof(lat_head[0]))
 
 static void lat_row(const struct bench_session *s, struct table *tb, const struct lat_pt *a,
 		    const struct lat_pt *b, const char *name)
 {
-	char c[LAT_NCOLS][48];
+	char c[LAT_NCOLS][136];
 	const char *cells[LAT_NCOLS];
 	const struct lat_pt *t = a ? a : b;
 	bool mhz = s->dev->clock_mhz != 0;
 
 	if (name)
-		snprintf(c[0], 48, "%s", name);
+		snprintf(c[0], 136, "%s", name);
 	else
 		fmt_bytes(t->ws, c[0], 48);
-	snprintf(c[1], 48, "%llu", (unsigned long long)t->nodes);
-	snprintf(c[2], 48, a && a->ok ? "%.2f" : "-", a ? a->med_ns / 1e3 : 0);
-	snprintf(c[3], 48, a && a->ok ? "%.1f" : "-", a ? a->cv : 0);
-	snprintf(c[4], 48, a && a->ok ? "%.2f" : "-", a ? a->ns : 0);
-	snprintf(c[5], 48, a && a->ok && mhz ? "%.1f" : "-", a ? cycles_of(s, a->ns) : 0);
-	snprintf(c[6], 48, b && b->ok ? "%.2f" : "-", b ? b->ns : 0);
-	snprintf(c[7], 48, b && b->ok && mhz ? "%.1f" : "-", b ? cycles_of(s, b->ns) : 0);
-	snprintf(c[8], 48, "%s", (!a || a->ok) && (!b || b->ok) ? "ok" : "failed");
+	snprintf(c[1], 136, "%llu", (unsigned long long)t->nodes);
+	snprintf(c[2], 136, a && a->ok ? "%.2f" : "-", a ? a->med_ns / 1e3 : 0);
+	snprintf(c[3], 136, a && a->ok ? "%.1f" : "-", a ? a->cv : 0);
+	snprintf(c[4], 136, a && a->ok ? "%.2f" : "-", a ? a->ns : 0);
+	snprintf(c[5], 136, a && a->ok && mhz ? "%.1f" : "-", a ? cycles_of(s, a->ns) : 0);
+	snprintf(c[6], 136, b && b->ok ? "%.2f" : "-", b ? b->ns : 0);
+	snprintf(c[7], 136, b && b->ok && mhz ? "%.1f" : "-", b ? cycles_of(s, b->ns) : 0);
+	snprintf(c[8], 136, "%s%s%s", a ? a->model : "", a && b ? " / " : "", b ? b->model : "");
+	snprintf(c[9], 136, "%s", (!a || a->ok) && (!b || b->ok) ? "ok" : "failed");
 	for (size_t i = 0; i < LAT_NCOLS; i++)
 		cells[i] = c[i];
 	table_add(tb, cells);

@@ -20,11 +20,9 @@ static uint64_t model_resident(struct bench_session *s, const struct probe_kerne
 			       const struct probe_cfg *cfg, unsigned simd, uint64_t groups,
 			       json_t **model)
 {
-	struct occ_kernel k;
 	struct occ_result r;
 
-	occ_kernel_from_res(&k, &pk->res, cfg->wg, simd, cfg->barrier);
-	*model = occ_live_point(&s->model, &k, groups, &r);
+	*model = session_model(s, &pk->res, cfg->wg, simd, cfg->barrier, groups, &r);
 	return s->model.known && r.launchable ? r.resident_wg : 0;
 }
 

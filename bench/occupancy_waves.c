@@ -77,7 +77,6 @@ int occ_waves_run(struct bench_session *s, struct occ_opts *o)
 	unsigned spin = o->spin ? o->spin : 16384, simd = cfg.sg ? cfg.sg : s->dev->nv_warp_size;
 	struct probe_kernel pk;
 	struct probe_bufs b = { 0 };
-	struct occ_kernel k;
 	struct occ_result mr;
 	struct table t;
 	char err[16384];
@@ -87,8 +86,7 @@ int occ_waves_run(struct bench_session *s, struct occ_opts *o)
 
 	if (!probe_build(s, &cfg, &pk, err, sizeof(err)))
 		die(EXIT_FAIL, "%s", err);
-	occ_kernel_from_res(&k, &pk.res, cfg.wg, simd, cfg.barrier);
-	json_decref(occ_live_point(&s->model, &k, 1, &mr));
+	json_decref(session_model(s, &pk.res, cfg.wg, simd, cfg.barrier, 1, &mr));
 	uint64_t cap = s->model.known && mr.launchable ? mr.resident_wg : s->dev->compute_units;
 	if (!o->groups.n)
 		default_groups(cap, &o->groups);
@@ -111,7 +109,7 @@ int occ_waves_run(struct bench_session *s, struct occ_opts *o)
 		json_object_set_new(pa, "barrier", json_boolean(cfg.barrier));
 		json_object_set_new(pa, "slm_requested", json_integer((json_int_t)cfg.slm));
 		json_object_set_new(pt, "params", pa);
-		json_object_set_new(pt, "model", occ_live_point(&s->model, &k, g, &mr));
+		json_object_set_new(pt, "model", session_model(s, &pk.res, cfg.wg, simd, cfg.barrier, g, &mr));
 		snprintf(c[0], 48, "%llu", (unsigned long long)g);
 		snprintf(c[1], 48, "%llu", (unsigned long long)((g + cap - 1) / cap));
 		snprintf(c[2], 48, med > 0 ? "%.2f" : "-", med / 1e3);

@@ -328,11 +328,6 @@ static bool va_time(struct bench_session *s, const struct vecadd_plan *p, struct
 	return ok;
 }
 
-static const char *json_str_or(const json_t *v, const char *dflt)
-{
-	return json_is_string(v) ? json_string_value(v) : dflt;
-}
-
 static void va_row(struct table *t, const json_t *pt, const struct va_seen *seen, const double *med)
 {
 	const json_t *pa = json_object_get(pt, "params"), *mo = json_object_get(pt, "model");
@@ -350,8 +345,8 @@ static void va_row(struct table *t, const json_t *pt, const struct va_seen *seen
 	snprintf(c[3], 48, seen->simd ? "%u" : "-", seen->simd);
 	snprintf(c[4], 48, seen->simd ? "%lld" : "-", seen->simd ? (wg + seen->simd - 1) / seen->simd : 0);
 	snprintf(c[5], 48, seen->simd ? "%lld" : "-", seen->simd ? groups * ((wg + seen->simd - 1) / seen->simd) : 0);
-	snprintf(c[6], 48, "%s", json_str_or(json_object_get(mo, "occupancy"), "-"));
-	snprintf(c[7], 48, "%s", json_str_or(json_object_get(mo, "limiter"), "-"));
+	snprintf(c[6], 48, "%s", model_occupancy_cell(mo));
+	snprintf(c[7], 48, "%s", model_limiter_cell(mo));
 	snprintf(c[8], 48, ok ? "%.2f" : "-", med[0] / 1e3);
 	snprintf(c[9], 48, ok ? "%.1f" : "-", med[1]);
 	snprintf(c[10], 48, ok ? "%.2f" : "-", json_real_value(json_object_get(json_object_get(pt, "metrics"), "gbps")));
@@ -367,14 +362,12 @@ static void va_row(struct table *t, const json_t *pt, const struct va_seen *seen
 static void va_model(const struct bench_session *s, const struct vecadd_plan *p,
 		     const struct va_seen *seen, json_t *pt, bool barrier)
 {
-	struct occ_kernel k;
 	struct occ_result r;
 	const json_t *pa = json_object_get(pt, "params");
 
-	occ_kernel_from_res(&k, &p->res, (unsigned)json_integer_value(json_object_get(pa, "wg_size")),
-			    seen->simd, barrier);
-	json_object_set_new(pt, "model", occ_live_point(&s->model, &k,
-		(unsigned long long)json_integer_value(json_object_get(pa, "groups")), &r));
+	json_object_set_new(pt, "model", session_model(s, &p->res,
+		(unsigned)json_integer_value(json_object_get(pa, "wg_size")), seen->simd, barrier,
+		(uint64_t)json_integer_value(json_object_get(pa, "groups")), &r));
 }
 
 /* The caveats of an ok point, or NULL. */

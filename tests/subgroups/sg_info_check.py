@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""Runs `bench sg-info ... --json TMP` and checks the captured mappings.
+
+usage: sg_info_check.py [--expect SPEC]... [--backend B] [--points N] -- BENCH sg-info ARGS...
+SPEC is GLOBAL,LOCAL,WIDTH=SIZES/MAX (WIDTH a number or 'driver', SIZES the
+sub-group sizes of work-group 0 joined by '+'), e.g. 15,15,16=15/16, or
+GLOBAL,LOCAL,WIDTH=skipped. Every point that is not skipped must be ok and
+validated, with one captured row per work-item that agrees with its summary.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+
+def point_key(p):
+    pa = p["params"]
+    w = pa["sg_width"] if pa["sg_width"] is not None else "driver"
+    return f"{pa['global']},{pa['local']},{w}"
+
+
+def check_rows(i, p, errors):
+    m = p["mapping"]
+    items = m["items"]
+    if len(items) != p["params"]["global"]:
+        errors.append(f"point {i}: {len(items)} rows for {p['params']['global']} work-items")
+    sizes = [r[5] for r in items if r[1] == 0 and r[4] == 0]
+    if sizes != m["sizes"]:
+        errors.append(f"point {i}: rows give sizes {sizes}, summary {m['sizes']}")
+    if sum(m["sizes"]) != p["params"]["local"]:
+        errors.append(f"point {i}: sizes {m['sizes']} do not add up to {p['params']['local']}")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--expect", action="append", default=[])
+    ap.add_argument("--backend")
+    ap.add_argument("--points", type=int)
+    ap.add_argument("cmd", nargs=argparse.REMAINDER)
+    a = ap.parse_args()
+    cmd = a.cmd[1:] if a.cmd and a.cmd[0] == "--" else a.cmd
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "r.json")
+        r = subprocess.run(cmd + ["--json", path], capture_output=True, text=True)
+        errors = []
+        if r.returncode != 0:
+            errors.append(f"exit code {r.returncode}")
+        pts = []
+        if os.path.exists(path):
+            with open(path) as f:
+                doc = json.load(f)
+            pts = doc["points"]
+            if doc.get("benchmark") != "sg-info":
+                errors.append(f"benchmark {doc.get('benchmark')!r}")
+        else:
+            errors.append("no results document written")
+        if a.points is not None and len(pts) != a.points:
+            errors.append(f"{len(pts)} points, expected {a.points}")
+        by_key = {}
+        for i, p in enumerate(pts):
+            by_key.setdefault(point_key(p), p)
+            if a.backend and p["params"]["sg_backend"] != a.backend:
+                errors.append(f"point {i}: backend {p['params']['sg_backend']}")
+            if p["status"] == "skipped":
+                if not p["reason"]:
+                    errors.append(f"point {i}: skipped without a reason")
+                continue
+            if p["status"] != "ok" or not p["validated"]:
+                errors.append(f"point {i}: status {p['status']}, reason {p['reason']!r}")
+                continue
+            check_rows(i, p, errors)
+        for spec in a.expect:
+            key, _, want = spec.partition("=")
+            p = by_key.get(key)
+            if p is None:
+                errors.append(f"no point {key}; points: {sorted(by_key)}")
+            elif want == "skipped":
+                if p["status"] != "skipped":
+                    errors.append(f"{key}: status {p['status']}, expected skipped")
+            elif p["status"] == "ok":
+                sizes, _, mx = want.partition("/")
+                got = "+".join(str(s) for s in p["mapping"]["sizes"])
+                if got != sizes or p["mapping"]["max_sg_size"] != int(mx):
+                    errors.append(f"{key}: sizes {got} max {p['mapping']['max_sg_size']}, "
+                                  f"expected {sizes} max {mx}")
+        if errors:
+            print("command:", " ".join(cmd))
+            print("\n".join(errors[:40]))
+            print("--- stdout ---\n" + r.stdout + "--- stderr ---\n" + r.stderr)
+            return 1
+        print(r.stdout)
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -71,6 +71,8 @@ noreturn void die(int code, const char *fmt, ...) __attribute__((format(printf, 
 uint64_t opt_u64(const char *opt, const char *arg, uint64_t min, uint64_t max);
 uint64_t opt_size(const char *opt, const char *arg, uint64_t min, uint64_t max);
 void opt_range(const char *opt, const char *arg, uint64_t min, uint64_t max, struct range *r);
+/* A range of sizes with suffixes (range_parse_sizes), exiting 2 naming the option. */
+void opt_size_range(const char *opt, const char *arg, uint64_t min, uint64_t max, struct range *r);
 
 /* Subcommand name for messages ("vecadd"). */
 extern const char *bench_cmd;

@@ -63,6 +63,14 @@ void opt_range(const char *opt, const char *arg, uint64_t min, uint64_t max, str
 		usage_error("--%s %s", opt, err);
 }
 
+void opt_size_range(const char *opt, const char *arg, uint64_t min, uint64_t max, struct range *r)
+{
+	char err[512];
+
+	if (!range_parse_sizes(arg, min, max, r, err, sizeof(err)))
+		usage_error("--%s %s", opt, err);
+}
+
 void common_defaults(struct common_opts *o)
 {
 	memset(o, 0, sizeof(*o));

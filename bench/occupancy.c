@@ -21,7 +21,8 @@ void occupancy_usage(FILE *f)
 		"  its arrival and departure, and the peak count is the number resident at once.\n"
 		"  --wg RANGE       work-group sizes (default 32..MAX:32, MAX the device maximum, <= 1024)\n"
 		"  --sg RANGE|auto  required sub-group sizes (cl_intel_required_subgroup_size; default auto)\n"
-		"  --slm RANGE      local memory per work-group, bytes (K/Ki suffixes; default 0)\n"
+		"  --slm RANGE      local memory per work-group, bytes: a range of sizes with K/Ki\n"
+		"                   suffixes, e.g. 0,16Ki,32Ki or 0..48Ki:8Ki (default 0)\n"
 		"  --barrier MODE   on, off or both (default both): departure after a barrier, or\n"
 		"                   counted per work-item with no barrier in the kernel\n"
 		"  --groups N       work-groups per launch (default: 4 x the model's capacity, at least\n"
@@ -32,25 +33,6 @@ void occupancy_usage(FILE *f)
 		"  --waves          instead: time fixed work per group against the number of groups\n"
 		"                   (first --wg, --sg, --slm; --groups RANGE then sets the sweep)\n"
 		COMMON_USAGE);
-}
-
-/* "0", "4096", "16Ki" ... as a range of sizes: each item through parse_size. */
-static void parse_slm(const char *arg, struct range *r)
-{
-	char *copy = strdup(arg), *save = NULL;
-	size_t cap = 0;
-
-	memset(r, 0, sizeof(*r));
-	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		if (r->n == cap) {
-			cap = cap ? 2 * cap : 8;
-			r->v = realloc(r->v, cap * sizeof(*r->v));
-		}
-		r->v[r->n++] = opt_size("slm", t, 0, 1ull << 30);
-	}
-	free(copy);
-	if (r->n == 0)
-		usage_error("--slm '%s' names no size: use BYTES[,BYTES...], e.g. 0,16Ki,32Ki", arg);
 }
 
 static void parse_args(int argc, char **argv, struct occ_opts *o, struct common_opts *co)
@@ -83,7 +65,7 @@ static void parse_args(int argc, char **argv, struct occ_opts *o, struct common_
 			if (strcmp(optarg, "auto") != 0)
 				opt_range("sg", optarg, 1, 128, &o->sg);
 			break;
-		case O_SLM: range_free(&o->slm); parse_slm(optarg, &o->slm); break;
+		case O_SLM: range_free(&o->slm); opt_size_range("slm", optarg, 0, 1ull << 30, &o->slm); break;
 		case O_BARRIER:
 			o->barrier_on = strcmp(optarg, "on") == 0 || strcmp(optarg, "both") == 0;
 			o->barrier_off = strcmp(optarg, "off") == 0 || strcmp(optarg, "both") == 0;
@@ -107,7 +89,7 @@ static void parse_args(int argc, char **argv, struct occ_opts *o, struct common_
 	if (o->waves && o->check)
 		usage_error("--check applies to the residency probe, not to --waves");
 	if (!o->slm.n)
-		parse_slm("0", &o->slm);
+		opt_size_range("slm", "0", 0, 0, &o->slm);
 }
 
 /* Default and bounds of --wg against the device. */

@@ -20,7 +20,6 @@ static const char *const sgc_kernels[SGC_NVAR] = { "sg_copy_gather", "sg_copy_st
 						   "sg_copy_block" };
 
 #define SGC_INTS_PER_ITEM 16
-#define SGC_MAX_SIZES 256
 
 struct sgc_opts {
 	const char *backend;
@@ -79,59 +78,6 @@ void sg_copy_usage(FILE *f)
 		COMMON_USAGE);
 }
 
-/* One item of a size list: S, A..B, A..B:STEP or A..B:xF, sizes with suffixes. */
-static bool size_item(char *item, const char *whole, struct range *r, size_t *cap)
-{
-	char err[512], *dots = strstr(item, ".."), *colon = dots ? strchr(dots, ':') : NULL;
-	uint64_t a, b, step = 1, lim = 1ull << 40;
-	bool geo = false;
-
-	if (dots)
-		*dots = '\0';
-	if (colon)
-		*colon = '\0';
-	if (!parse_size(item, 4, lim, &a, err, sizeof(err)) ||
-	    (dots && !parse_size(dots + 2, 4, lim, &b, err, sizeof(err))))
-		usage_error("--size %s", err);
-	if (colon && colon[1] == 'x') {
-		geo = true;
-		step = opt_u64("size factor", colon + 2, 2, 1024);
-	} else if (colon && !parse_size(colon + 1, 1, lim, &step, err, sizeof(err))) {
-		usage_error("--size step %s", err);
-	}
-	if (!dots)
-		b = a;
-	if (a > b)
-		usage_error("--size '%s': range runs backwards: the first value must not exceed the "
-			    "last", whole);
-	for (uint64_t v = a; v <= b; v = geo ? v * step : v + step) {
-		if (r->n == *cap) {
-			if (*cap >= SGC_MAX_SIZES)
-				usage_error("--size '%s': more than %d sizes", whole, SGC_MAX_SIZES);
-			*cap = *cap ? *cap * 2 : 16;
-			r->v = realloc(r->v, *cap * sizeof(*r->v));
-		}
-		r->v[r->n++] = v;
-		if (geo ? v > b / step : v > b - step)
-			break;
-	}
-	return true;
-}
-
-static void parse_sizes(const char *arg, struct range *r)
-{
-	char *copy = strdup(arg), *save = NULL;
-	size_t cap = 0;
-
-	range_free(r);
-	if (!copy || !*arg || arg[0] == ',' || arg[strlen(arg) - 1] == ',' || strstr(arg, ",,"))
-		usage_error("--size '%s' is not a size list: use S, A..B, A..B:STEP or A..B:xFACTOR, "
-			    "comma-separated, e.g. 4Mi..256Mi:x2", arg);
-	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
-		size_item(t, arg, r, &cap);
-	free(copy);
-}
-
 static void parse_variants(const char *arg, bool *v)
 {
 	char *copy = strdup(arg), *save = NULL;
@@ -173,7 +119,7 @@ static void parse_args(int argc, char **argv, struct sgc_opts *o, struct common_
 			continue;
 		switch (c) {
 		case O_BACKEND: o->backend = optarg; break;
-		case O_SIZE: parse_sizes(optarg, &o->sizes); break;
+		case O_SIZE: range_free(&o->sizes); opt_size_range("size", optarg, 4, 1ull << 40, &o->sizes); break;
 		case O_VARIANT: parse_variants(optarg, o->variant); break;
 		case O_WG: o->wg = (unsigned)opt_u64("wg", optarg, 1, 1u << 20); break;
 		case O_SG:
@@ -188,7 +134,7 @@ static void parse_args(int argc, char **argv, struct sgc_opts *o, struct common_
 	if (optind < argc)
 		usage_error("unexpected argument '%s'", argv[optind]);
 	if (!o->sizes.n)
-		parse_sizes("4Mi..256Mi:x4", &o->sizes);
+		opt_size_range("size", "4Mi..256Mi:x4", 4, 1ull << 40, &o->sizes);
 }
 
 /* Backend, width, work-group and sizes against the device: exit 2 naming the limits. */

@@ -53,47 +53,55 @@ bool parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out, char *e
 	return true;
 }
 
-bool parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out, char *err,
-		size_t errlen)
+/* Parses digits with an optional K/M/G/T or Ki/Mi/Gi/Ti suffix; 1 ok, 0 malformed, -1 overflow. */
+static int parse_suffixed(const char *s, size_t len, uint64_t *out)
 {
 	static const struct { const char *sfx; uint64_t mul; } sfx[] = {
 		{ "Ki", 1ull << 10 }, { "Mi", 1ull << 20 }, { "Gi", 1ull << 30 },
 		{ "Ti", 1ull << 40 }, { "K", 1000ull }, { "M", 1000000ull },
 		{ "G", 1000000000ull }, { "T", 1000000000000ull },
 	};
-	size_t len = strlen(s), dl = 0;
+	size_t dl = 0;
 	uint64_t v, mul = 1;
+	bool found;
 
 	while (dl < len && s[dl] >= '0' && s[dl] <= '9')
 		dl++;
-	if (dl < len) {
-		bool found = false;
-		for (size_t i = 0; i < sizeof(sfx) / sizeof(sfx[0]); i++) {
-			if (strcmp(s + dl, sfx[i].sfx) == 0) {
-				mul = sfx[i].mul;
-				found = true;
-			}
+	found = dl == len;
+	for (size_t i = 0; !found && i < sizeof(sfx) / sizeof(sfx[0]); i++)
+		if (len - dl == strlen(sfx[i].sfx) && strncmp(s + dl, sfx[i].sfx, len - dl) == 0) {
+			mul = sfx[i].mul;
+			found = true;
 		}
-		if (!found)
-			goto bad;
-	}
-	if (!parse_digits(s, dl, &v))
-		goto bad;
-	if (v > UINT64_MAX / mul) {
+	if (!found || dl == 0)
+		return 0;
+	if (!parse_digits(s, dl, &v) || v > UINT64_MAX / mul)
+		return -1;
+	*out = v * mul;
+	return 1;
+}
+
+bool parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out, char *err,
+		size_t errlen)
+{
+	uint64_t v;
+	int r = parse_suffixed(s, strlen(s), &v);
+
+	if (r < 0) {
 		snprintf(err, errlen, "'%s' overflows: allowed %llu..%llu", s,
 			 (unsigned long long)min, (unsigned long long)max);
 		return false;
 	}
-	v *= mul;
+	if (r == 0) {
+		snprintf(err, errlen,
+			 "'%s' is not a size: a whole number with an optional K, M, G, Ki, Mi or Gi "
+			 "suffix, in %llu..%llu", s, (unsigned long long)min, (unsigned long long)max);
+		return false;
+	}
 	if (!check_bounds(s, v, min, max, err, errlen))
 		return false;
 	*out = v;
 	return true;
-bad:
-	snprintf(err, errlen,
-		 "'%s' is not a size: a whole number with an optional K, M, G, Ki, Mi or Gi "
-		 "suffix, in %llu..%llu", s, (unsigned long long)min, (unsigned long long)max);
-	return false;
 }
 
 static bool push(struct range *r, size_t *cap, uint64_t v, const char *s, char *err,
@@ -117,8 +125,14 @@ static bool push(struct range *r, size_t *cap, uint64_t v, const char *s, char *
 	return true;
 }
 
+/* A number of a range item: plain digits, or a size with a suffix where sizes is set. */
+static bool parse_num(const char *s, size_t len, bool sizes, uint64_t *out)
+{
+	return sizes ? parse_suffixed(s, len, out) == 1 : parse_digits(s, len, out);
+}
+
 /* One item "A", "A..B", "A..B:S" or "A..B:xF" of a range list. */
-static bool parse_item(const char *item, const char *whole, uint64_t min, uint64_t max,
+static bool parse_item(const char *item, const char *whole, uint64_t min, uint64_t max, bool sizes,
 		       struct range *r, size_t *cap, char *err, size_t errlen)
 {
 	const char *dots = strstr(item, "..");
@@ -130,17 +144,18 @@ static bool parse_item(const char *item, const char *whole, uint64_t min, uint64
 	if (!dots) {
 		if (colon)
 			goto bad;
-		return parse_u64(item, min, max, &a, err, errlen) &&
+		return (sizes ? parse_size(item, min, max, &a, err, errlen)
+			      : parse_u64(item, min, max, &a, err, errlen)) &&
 		       push(r, cap, a, whole, err, errlen);
 	}
 	if (colon && colon < dots)
 		goto bad;
 	snprintf(buf, sizeof(buf), "%.*s", (int)(dots - item), item);
-	if (!parse_digits(buf, strlen(buf), &a))
+	if (!parse_num(buf, strlen(buf), sizes, &a))
 		goto bad;
 	const char *bend = colon ? colon : item + strlen(item);
 	snprintf(buf, sizeof(buf), "%.*s", (int)(bend - dots - 2), dots + 2);
-	if (!parse_digits(buf, strlen(buf), &b))
+	if (!parse_num(buf, strlen(buf), sizes, &b))
 		goto bad;
 	if (colon) {
 		const char *st = colon + 1;
@@ -148,7 +163,9 @@ static bool parse_item(const char *item, const char *whole, uint64_t min, uint64
 			geometric = true;
 			st++;
 		}
-		if (!parse_digits(st, strlen(st), &step) || step == 0 || (geometric && step < 2))
+		if (!(geometric ? parse_digits(st, strlen(st), &step)
+				: parse_num(st, strlen(st), sizes, &step)) || step == 0 ||
+		    (geometric && step < 2))
 			goto bad;
 	}
 	if (a > b) {
@@ -175,8 +192,8 @@ bad:
 	return false;
 }
 
-bool range_parse(const char *s, uint64_t min, uint64_t max, struct range *r, char *err,
-		 size_t errlen)
+static bool parse_list(const char *s, uint64_t min, uint64_t max, bool sizes, struct range *r,
+		       char *err, size_t errlen)
 {
 	size_t cap = 0;
 	char *copy = strdup(s), *save = NULL;
@@ -192,11 +209,23 @@ bool range_parse(const char *s, uint64_t min, uint64_t max, struct range *r, cha
 			 (unsigned long long)max);
 	for (char *tok = ok ? strtok_r(copy, ",", &save) : NULL; ok && tok;
 	     tok = strtok_r(NULL, ",", &save))
-		ok = parse_item(tok, s, min, max, r, &cap, err, errlen);
+		ok = parse_item(tok, s, min, max, sizes, r, &cap, err, errlen);
 	free(copy);
 	if (!ok)
 		range_free(r);
 	return ok;
+}
+
+bool range_parse(const char *s, uint64_t min, uint64_t max, struct range *r, char *err,
+		 size_t errlen)
+{
+	return parse_list(s, min, max, false, r, err, errlen);
+}
+
+bool range_parse_sizes(const char *s, uint64_t min, uint64_t max, struct range *r, char *err,
+		       size_t errlen)
+{
+	return parse_list(s, min, max, true, r, err, errlen);
 }
 
 void range_free(struct range *r)

@@ -41,6 +41,10 @@ bool parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out,
 bool range_parse(const char *s, uint64_t min, uint64_t max, struct range *r,
 		 char *err, size_t errlen);
 
+/* Like range_parse, with every number a size (parse_size's suffixes): "4Mi..256Mi:x4", "0,16Ki". */
+bool range_parse_sizes(const char *s, uint64_t min, uint64_t max, struct range *r, char *err,
+		       size_t errlen);
+
 void range_free(struct range *r);
 
 #endif

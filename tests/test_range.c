@@ -95,9 +95,37 @@ static void test_numbers(void)
 	CHECK_STR_CONTAINS(err, "out of range");
 }
 
+static void test_size_ranges(void)
+{
+	struct range r;
+	char err[256];
+
+	CHECK(range_parse_sizes("4Mi..256Mi:x4", 1, 1ull << 40, &r, err, sizeof(err)));
+	CHECK_EQ_U(r.n, 4);
+	CHECK_EQ_U(r.v[0], 4ull << 20);
+	CHECK_EQ_U(r.v[3], 256ull << 20);
+	range_free(&r);
+	CHECK(range_parse_sizes("0,16Ki,8Ki..24Ki:8Ki", 0, 1ull << 20, &r, err, sizeof(err)));
+	CHECK_EQ_U(r.n, 5);
+	CHECK_EQ_U(r.v[1], 16384);
+	CHECK_EQ_U(r.v[4], 24576);
+	range_free(&r);
+	CHECK(!range_parse_sizes("2Gi", 0, 1ull << 30, &r, err, sizeof(err)));
+	CHECK_STR_CONTAINS(err, "'2Gi' is out of range: allowed 0..1073741824");
+	CHECK(!range_parse_sizes("lots", 0, 100, &r, err, sizeof(err)));
+	CHECK_STR_CONTAINS(err, "'lots' is not a size");
+	CHECK(!range_parse_sizes("1Mi..4Xi", 0, 1ull << 30, &r, err, sizeof(err)));
+	CHECK_STR_CONTAINS(err, "is not a range");
+	CHECK(!range_parse_sizes("8Ki..4Ki", 0, 1ull << 30, &r, err, sizeof(err)));
+	CHECK_STR_CONTAINS(err, "runs backwards");
+	/* plain ranges take no suffix */
+	CHECK(!range_parse("4Ki", 0, 1ull << 30, &r, err, sizeof(err)));
+}
+
 int main(void)
 {
 	test_ranges();
+	test_size_ranges();
 	test_numbers();
 	return UNIT_RESULT();
 }

@@ -344,12 +344,15 @@ static void sgc_point(struct bench_session *s, const struct sgc_opts *o, const s
 	}
 	r->ok = ok;
 	point_set_status(r->pt, ok ? "ok" : "failed", ok ? NULL : err);
+	struct occ_result mr;
+	json_object_set_new(r->pt, "model", session_model(s, &p->res[v], o->wg, seen ? seen : p->c.width,
+							  false, global / o->wg, &mr));
 	free(t);
 }
 
 static const char *const sgc_head[] = { "size", "ints", "variant", "backend", "SG", "WG",
-					"median us", "CV %", "GB/s", "copy GB/s", "of copy",
-					"vs strided", "status" };
+					"Model occupancy", "median us", "CV %", "GB/s", "copy GB/s",
+					"of copy", "vs strided", "status" };
 #define SGC_NCOLS (sizeof(sgc_head) / sizeof(sgc_head[0]))
 
 static void sgc_row(struct table *t, const struct sgc_opts *o, const struct sgc_plan *p, int v,
@@ -364,13 +367,14 @@ static void sgc_row(struct table *t, const struct sgc_opts *o, const struct sgc_
 	snprintf(c[3], 48, "%s", sgb_name(p->c.backend));
 	snprintf(c[4], 48, p->c.width ? "%u" : "driver", p->c.width);
 	snprintf(c[5], 48, "%u", o->wg);
-	snprintf(c[6], 48, r->ok ? "%.2f" : "-", r->median / 1e3);
-	snprintf(c[7], 48, r->ok ? "%.1f" : "-", r->cv);
-	snprintf(c[8], 48, r->ok ? "%.2f" : "-", r->gbps);
-	snprintf(c[9], 48, "%.2f", copy_gbps);
-	snprintf(c[10], 48, r->ok ? "%.3f" : "-", r->gbps / copy_gbps);
-	snprintf(c[11], 48, vs > 0 ? "%.3f" : "-", vs);
-	snprintf(c[12], 48, "%s", json_string_value(json_object_get(r->pt, "status")));
+	snprintf(c[6], 48, "%s", model_occupancy_cell(json_object_get(r->pt, "model")));
+	snprintf(c[7], 48, r->ok ? "%.2f" : "-", r->median / 1e3);
+	snprintf(c[8], 48, r->ok ? "%.1f" : "-", r->cv);
+	snprintf(c[9], 48, r->ok ? "%.2f" : "-", r->gbps);
+	snprintf(c[10], 48, "%.2f", copy_gbps);
+	snprintf(c[11], 48, r->ok ? "%.3f" : "-", r->gbps / copy_gbps);
+	snprintf(c[12], 48, vs > 0 ? "%.3f" : "-", vs);
+	snprintf(c[13], 48, "%s", json_string_value(json_object_get(r->pt, "status")));
 	for (size_t i = 0; i < SGC_NCOLS; i++)
 		cells[i] = c[i];
 	table_add(t, cells);

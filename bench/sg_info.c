@@ -385,6 +385,9 @@ static void run_config(struct bench_session *s, const struct sgi_opts *o,
 		json_object_set_new(pt, "mapping", mapping_json(rec, cf->global, &sum));
 	}
 	point_set_status(pt, ok ? "ok" : "failed", ok ? NULL : err);
+	struct occ_result mr;
+	json_object_set_new(pt, "model", session_model(s, &res, (unsigned)cf->local, sum.max, false,
+						       cf->global / cf->local, &mr));
 	if (o->dump && !s->opts->quiet && sum.max)
 		dump_rows(cf, rec);
 	row(t, cf, &sum, &res, ok ? "ok" : "failed");

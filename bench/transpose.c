@@ -37,6 +37,7 @@ struct tr_plan {
 	uint64_t max_n;
 	cl_program prog_sg, prog_plain;
 	cl_kernel k[TR_NVAR];
+	struct kernel_res res[TR_NVAR];
 	char *skip[TR_NVAR];     /* heap: why skipped */
 	char *fail[TR_NVAR];     /* heap: why the build failed */
 };
@@ -196,7 +197,6 @@ static cl_program tr_build(struct bench_session *s, const struct tr_opts *o, str
 	prog = prog_build(&s->pc, "transpose.cl", opts, &log, err, sizeof(err));
 	for (int v = 0; v < TR_NVAR; v++) {
 		bool mine = sg == (v == TR_SEED16 || v == TR_SHUFFLE || v == TR_BCAST);
-		struct kernel_res res;
 		if (!mine || !o->variant[v] || p->skip[v])
 			continue;
 		if (prog)
@@ -205,9 +205,9 @@ static cl_program tr_build(struct bench_session *s, const struct tr_opts *o, str
 			p->fail[v] = strdup(err);
 			continue;
 		}
-		prog_kernel_res(&s->pc, p->k[v], sg ? o->wg : 256, log, &res);
+		prog_kernel_res(&s->pc, p->k[v], sg ? o->wg : 256, log, &p->res[v]);
 		json_object_set_new(ks, tr_names[v], prog_kernel_res_json("transpose.cl", tr_kernels[v],
-									   opts, &res));
+									   opts, &p->res[v]));
 	}
 	free(log);
 	return prog;
@@ -445,12 +445,18 @@ static void tr_point(struct bench_session *s, const struct tr_opts *o, const str
 	}
 	r->ok = ok;
 	point_set_status(r->pt, ok ? "ok" : "failed", ok ? NULL : err);
+	size_t wg = l.local[0] * (l.dims > 1 ? l.local[1] : 1);
+	size_t groups = l.global[0] / l.local[0] * (l.dims > 1 ? l.global[1] / l.local[1] : 1);
+	struct occ_result mr;
+	json_object_set_new(r->pt, "model", session_model(s, &p->res[v], (unsigned)wg,
+							  v <= TR_BCAST ? (seen ? seen : p->c.width) : 0,
+							  v == TR_LOCAL, groups, &mr));
 	free(t);
 }
 
-static const char *const tr_head[] = { "n", "variant", "backend", "SG", "WG", "median us",
-				       "CV %", "GB/s", "copy GB/s", "of copy", "vs local",
-				       "status" };
+static const char *const tr_head[] = { "n", "variant", "backend", "SG", "WG", "Model occupancy",
+				       "median us", "CV %", "GB/s", "copy GB/s", "of copy",
+				       "vs local", "status" };
 #define TR_NCOLS (sizeof(tr_head) / sizeof(tr_head[0]))
 
 static void tr_row(struct table *t, const struct tr_plan *p, int v, uint64_t n,
@@ -465,13 +471,14 @@ static void tr_row(struct table *t, const struct tr_plan *p, int v, uint64_t n,
 	snprintf(c[2], 48, "%s", sgb_name(p->c.backend));
 	snprintf(c[3], 48, v > TR_BCAST ? "-" : p->c.width ? "%u" : "driver", p->c.width);
 	snprintf(c[4], 48, "%s", json_string_value(json_object_get(pa, "wg_shape")));
-	snprintf(c[5], 48, r->ok ? "%.2f" : "-", r->median / 1e3);
-	snprintf(c[6], 48, r->ok ? "%.1f" : "-", r->cv);
-	snprintf(c[7], 48, r->ok ? "%.2f" : "-", r->gbps);
-	snprintf(c[8], 48, "%.2f", copy_gbps);
-	snprintf(c[9], 48, r->ok ? "%.3f" : "-", r->gbps / copy_gbps);
-	snprintf(c[10], 48, vs > 0 ? "%.3f" : "-", vs);
-	snprintf(c[11], 48, "%s", json_string_value(json_object_get(r->pt, "status")));
+	snprintf(c[5], 48, "%s", model_occupancy_cell(json_object_get(r->pt, "model")));
+	snprintf(c[6], 48, r->ok ? "%.2f" : "-", r->median / 1e3);
+	snprintf(c[7], 48, r->ok ? "%.1f" : "-", r->cv);
+	snprintf(c[8], 48, r->ok ? "%.2f" : "-", r->gbps);
+	snprintf(c[9], 48, "%.2f", copy_gbps);
+	snprintf(c[10], 48, r->ok ? "%.3f" : "-", r->gbps / copy_gbps);
+	snprintf(c[11], 48, vs > 0 ? "%.3f" : "-", vs);
+	snprintf(c[12], 48, "%s", json_string_value(json_object_get(r->pt, "status")));
 	for (size_t i = 0; i < TR_NCOLS; i++)
 		cells[i] = c[i];
 	table_add(t, cells);

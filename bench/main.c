@@ -14,34 +14,20 @@ static const struct bench_ops benches[] = {
 	{ "info", "report the OpenCL devices found (text or --json)", info_usage, info_main },
 	{ "vecadd", "vector-add variants 1-4 swept over work-groups, with a copy ceiling",
 	  vecadd_usage, vecadd_main },
-#ifdef HAVE_CMD_MODEL
 	{ "model", "analytic occupancy model: tables for known or live devices", model_usage,
 	  model_main },
-#endif
-#ifdef HAVE_CMD_OCCUPANCY
 	{ "occupancy", "measured resident work-groups against the model (--check)", occupancy_usage,
 	  occupancy_main },
-#endif
-#ifdef HAVE_CMD_SG_INFO
 	{ "sg-info", "sub-group mapping of every work-item, checked for consistency", sg_info_usage,
 	  sg_info_main },
-#endif
-#ifdef HAVE_CMD_SG_COPY
 	{ "sg-copy", "gather, sub-group-strided and block copies against the copy ceiling",
 	  sg_copy_usage, sg_copy_main },
-#endif
-#ifdef HAVE_CMD_TRANSPOSE
 	{ "transpose", "shuffle, local-memory and naive matrix transposes", transpose_usage,
 	  transpose_main },
-#endif
-#ifdef HAVE_CMD_ATOMICS
 	{ "atomics", "atomic fetch-add throughput and latency by contention pattern and order",
 	  atomics_usage, atomics_main },
-#endif
-#ifdef HAVE_CMD_LATENCY
 	{ "latency", "pointer-chase latency against working-set size, with plateaus",
 	  latency_usage, latency_main },
-#endif
 };
 #define N_BENCHES (sizeof(benches) / sizeof(benches[0]))
 

@@ -512,9 +512,15 @@ static bool at_measure(struct bench_session *s, const struct atomics_opts *o, st
 	double *dev = calloc(reps, sizeof(double)), *wall = calloc(reps, sizeof(double));
 	double d0, w0;
 	struct stats st;
-	bool ok = dev && wall && at_args(p, t, o->ops, err, len) && at_poison(s, p, t->pat, err, len) &&
-		  time_run(s->pc.q, time_enqueue_launch, &t->l, 0, 1, &d0, &w0, err, len);
+	bool ok = dev && wall && at_args(p, t, o->ops, err, len) && at_poison(s, p, t->pat, err, len);
 
+	cl_clear_last();
+	ok = ok && time_run(s->pc.q, time_enqueue_launch, &t->l, 0, 1, &d0, &w0, err, len);
+	if (!ok && t->pat != AT_CHAIN) {
+		struct kernel_res r;
+		prog_kernel_res(&s->pc, t->l.kernel, p->wg, t->g->build_log, &r);
+		wg_refused(s, "wg", p->wg, &r);
+	}
 	t->launches = 1;
 	ok = ok && at_validate(s, p, t, o->ops, true, err, len);
 	if (ok)
@@ -571,6 +577,12 @@ static void at_point(struct bench_session *s, const struct atomics_opts *o, stru
 			 "%srun beyond what the device declares: CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES "
 			 "0x%llx lacks %s", note[0] ? "; " : "",
 			 (unsigned long long)s->dev->atomic_mem_caps, missing);
+	struct kernel_res kr;
+	char wgn[256];
+	prog_kernel_res(&s->pc, t.l.kernel, p->wg, g->build_log, &kr);
+	if (ok && pat != AT_CHAIN && wg_note(p->wg, &kr, wgn, sizeof(wgn)))
+		snprintf(note + strlen(note), sizeof(note) - strlen(note), "%s%s", note[0] ? "; " : "",
+			 wgn);
 	if (ok && pat == AT_CHAIN && t.med_ns <= t.overhead_ns)
 		snprintf(note + strlen(note), sizeof(note) - strlen(note), "%sthe chain is within "
 			 "the launch overhead's noise: raise --ops", note[0] ? "; " : "");

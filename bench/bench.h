@@ -134,6 +134,18 @@ json_t *session_model(const struct bench_session *s, const struct kernel_res *re
 json_t *session_model_kernel(const struct bench_session *s, cl_kernel k, const char *build_log,
 			     unsigned wg, unsigned simd, bool barrier, uint64_t groups,
 			     struct occ_result *r);
+/*
+ * Work-group sizes above a kernel's CL_KERNEL_WORK_GROUP_SIZE: some drivers report
+ * less than they launch (NVIDIA 580: 256 for every kernel, yet 1024 runs), so the
+ * first launch decides. wg_note writes the caveat for a point that ran (NULL when
+ * wg is within the query); wg_refused, called after a failed launch, exits 2
+ * naming the kernel's limits when the driver refused the size
+ * (CL_INVALID_WORK_GROUP_SIZE, as cl_last_code() recorded it).
+ */
+const char *wg_note(unsigned wg, const struct kernel_res *res, char *buf, size_t len);
+void wg_refused(const struct bench_session *s, const char *opt, unsigned wg,
+		const struct kernel_res *res);
+
 /* The table cells of a model object: occupancy string and limiter ("-" when unknown). */
 const char *model_occupancy_cell(const json_t *model);
 const char *model_limiter_cell(const json_t *model);

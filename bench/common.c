@@ -222,6 +222,25 @@ json_t *session_model_kernel(const struct bench_session *s, cl_kernel k, const c
 	return session_model(s, &res, wg, simd, barrier, groups, r);
 }
 
+const char *wg_note(unsigned wg, const struct kernel_res *res, char *buf, size_t len)
+{
+	if (!res->wg_max || wg <= res->wg_max)
+		return NULL;
+	snprintf(buf, len, "work-group %u exceeds the kernel's CL_KERNEL_WORK_GROUP_SIZE %zu, yet "
+		 "the driver launched it", wg, res->wg_max);
+	return buf;
+}
+
+void wg_refused(const struct bench_session *s, const char *opt, unsigned wg,
+		const struct kernel_res *res)
+{
+	char lim[256];
+
+	if (cl_last_code() == CL_INVALID_WORK_GROUP_SIZE)
+		usage_error("--%s %u: '%s' refused the launch (CL_INVALID_WORK_GROUP_SIZE); %s", opt, wg,
+			    s->dev->name, prog_wg_limits(res, lim, sizeof(lim)));
+}
+
 static const char *model_cell(const json_t *model, const char *key)
 {
 	const json_t *v = json_object_get(model, key);

@@ -217,10 +217,7 @@ static json_t *probe_point(struct bench_session *s, const struct occ_opts *o, st
 		snprintf(err, sizeof(err), "the driver refused work-group %u (CL_INVALID_WORK_GROUP_SIZE); %s",
 			 cfg->wg, prog_wg_limits(&pk->res, lim, sizeof(lim)));
 		point_set_status(pt, "skipped", err);
-	} else if (ok && pk->res.wg_max && cfg->wg > pk->res.wg_max) {
-		/* NVIDIA 580 reports 256 for every kernel, yet launches 1024 */
-		snprintf(err, sizeof(err), "work-group %u exceeds the kernel's CL_KERNEL_WORK_GROUP_SIZE "
-			 "%zu, yet the driver launched it", cfg->wg, pk->res.wg_max);
+	} else if (ok && wg_note(cfg->wg, &pk->res, err, sizeof(err))) {
 		point_set_status(pt, "ok", err);
 	} else {
 		point_set_status(pt, ok ? "ok" : "failed", ok ? NULL : err);

@@ -200,9 +200,6 @@ static void plan_build(struct bench_session *s, const struct sgc_opts *o, struct
 		json_object_set_new(ks, sgc_names[v], prog_kernel_res_json("sg_copy.cl", sgc_kernels[v],
 									    opts, &p->res[v]));
 		free(log);
-		if (p->res[v].wg_max && o->wg > p->res[v].wg_max)
-			usage_error("--wg %u exceeds the kernel's CL_KERNEL_WORK_GROUP_SIZE on '%s': "
-				    "allowed 1..%zu", o->wg, s->dev->name, p->res[v].wg_max);
 		if (v != SGC_GATHER && p->res[v].max_sg_for_local &&
 		    o->wg % p->res[v].max_sg_for_local) {
 			snprintf(err, sizeof(err), "the driver chose sub-group size %u and --wg %u is not "
@@ -263,8 +260,11 @@ static bool sgc_validate(struct bench_session *s, const struct sgc_plan *p, cons
 		snprintf(err, len, "preparing the launch: %s", cl_err_name(e));
 		return false;
 	}
-	if (!time_run(s->pc.q, time_enqueue_launch, &l, 0, 1, &dn, &wn, err, len))
+	cl_clear_last();
+	if (!time_run(s->pc.q, time_enqueue_launch, &l, 0, 1, &dn, &wn, err, len)) {
+		wg_refused(s, "wg", (unsigned)wg, &p->res[v]);
 		return false;
+	}
 	e = clEnqueueReadBuffer(s->pc.q, b->dst, CL_TRUE, 0, (size_t)bytes, b->hout, 0, NULL, NULL);
 	if (e == CL_SUCCESS)
 		e = clEnqueueReadBuffer(s->pc.q, b->info, CL_TRUE, 0, sizeof(info), info, 0, NULL, NULL);
@@ -343,7 +343,7 @@ static void sgc_point(struct bench_session *s, const struct sgc_opts *o, const s
 		json_object_set_new(r->pt, "metrics", m);
 	}
 	r->ok = ok;
-	point_set_status(r->pt, ok ? "ok" : "failed", ok ? NULL : err);
+	point_set_status(r->pt, ok ? "ok" : "failed", ok ? wg_note(o->wg, &p->res[v], err, sizeof(err)) : err);
 	struct occ_result mr;
 	json_object_set_new(r->pt, "model", session_model(s, &p->res[v], o->wg, seen ? seen : p->c.width,
 							  false, global / o->wg, &mr));

@@ -128,11 +128,9 @@ static void plan_build(struct bench_session *s, const struct vecadd_opts *v, str
 		die(EXIT_FAIL, "%s", err);
 	prog_kernel_res(&s->pc, p->k, p->wg, p->build_log, &p->res);
 	json_object_set_new(s->doc, "kernel", prog_kernel_res_json("vecadd.cl", "vecadd", opts, &p->res));
-	/* Some drivers report less than they launch (NVIDIA 580: 256 for every kernel, yet
-	 * 1024 runs): above the query, the first launch decides, and the point says so. */
-	if (p->wg && p->res.wg_max && p->wg > p->res.wg_max)
-		snprintf(p->wg_note, sizeof(p->wg_note), "work-group %u exceeds the kernel's "
-			 "CL_KERNEL_WORK_GROUP_SIZE %zu, yet the driver launched it", p->wg, p->res.wg_max);
+	/* above CL_KERNEL_WORK_GROUP_SIZE the first launch decides (wg_note, wg_refused) */
+	if (p->wg && !wg_note(p->wg, &p->res, p->wg_note, sizeof(p->wg_note)))
+		p->wg_note[0] = '\0';
 }
 
 static void free_bufs(struct vecadd_bufs *b)
@@ -399,9 +397,8 @@ static void va_point(struct bench_session *s, const struct vecadd_opts *v, struc
 	double d0, w0;
 	cl_clear_last();
 	ok = ok && time_run(s->pc.q, time_enqueue_launch, &l, 0, 1, &d0, &w0, err, sizeof(err));
-	if (!ok && cl_last_code() == CL_INVALID_WORK_GROUP_SIZE && p->wg)
-		usage_error("--wg %u: '%s' refused the launch (CL_INVALID_WORK_GROUP_SIZE); %s", p->wg,
-			    s->dev->name, prog_wg_limits(&p->res, err, sizeof(err)));
+	if (!ok && p->wg)
+		wg_refused(s, "wg", p->wg, &p->res);
 	ok = ok && va_validate(s, p, b, n, groups, &seen, err, sizeof(err));
 	va_simd(s, p, &seen);
 	json_object_set_new(pt, "params", va_params(v, p, groups, n, slice, seed, &seen));

@@ -52,33 +52,6 @@ void atomics_usage(FILE *f)
 		COMMON_USAGE);
 }
 
-/* Parses "a,b,c" of names into flags; "all" sets every one. Exits 2 naming the bad name. */
-static void parse_names(const char *opt, const char *arg, const char *const *names, size_t n,
-			bool *flags)
-{
-	char *copy = strdup(arg), *save = NULL, *tok;
-	char list[256] = "";
-
-	memset(flags, 0, n * sizeof(*flags));
-	for (size_t i = 0; i < n; i++)
-		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? ", " : "",
-			 names[i]);
-	if (!*arg)
-		usage_error("--%s '' names nothing: allowed %s, all", opt, list);
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		bool all = strcmp(tok, "all") == 0, found = all;
-		for (size_t i = 0; i < n; i++) {
-			if (all || strcmp(tok, names[i]) == 0) {
-				flags[i] = true;
-				found = true;
-			}
-		}
-		if (!found)
-			usage_error("--%s '%s' is not one of: %s, all", opt, tok, list);
-	}
-	free(copy);
-}
-
 static void parse_args(int argc, char **argv, struct atomics_opts *o, struct common_opts *co)
 {
 	enum { O_PATTERNS = OPT_BENCH_BASE, O_ORDERS, O_API, O_SCALE, O_OPS, O_WG, O_FLUSH, O_LLC };
@@ -106,8 +79,8 @@ static void parse_args(int argc, char **argv, struct atomics_opts *o, struct com
 		if (common_opt(co, c, optarg))
 			continue;
 		switch (c) {
-		case O_PATTERNS: parse_names("patterns", optarg, at_pattern_names, AT_NPATTERNS, o->patterns); break;
-		case O_ORDERS: parse_names("orders", optarg, at_order_names, AT_NORDERS, o->orders); break;
+		case O_PATTERNS: opt_names("patterns", optarg, at_pattern_names, AT_NPATTERNS, o->patterns); break;
+		case O_ORDERS: opt_names("orders", optarg, at_order_names, AT_NORDERS, o->orders); break;
 		case O_API:
 			if (strcmp(optarg, "auto") == 0) o->api = AT_API_AUTO;
 			else if (strcmp(optarg, "c11") == 0) o->api = AT_API_C11;

@@ -71,6 +71,11 @@ noreturn void die(int code, const char *fmt, ...) __attribute__((format(printf, 
 uint64_t opt_u64(const char *opt, const char *arg, uint64_t min, uint64_t max);
 uint64_t opt_size(const char *opt, const char *arg, uint64_t min, uint64_t max);
 void opt_range(const char *opt, const char *arg, uint64_t min, uint64_t max, struct range *r);
+/*
+ * A comma-separated choice among names ("all" for every one): flags[i] is set for each
+ * name given; an unknown name exits 2 listing the allowed ones.
+ */
+void opt_names(const char *opt, const char *arg, const char *const *names, size_t n, bool *flags);
 /* A range of sizes with suffixes (range_parse_sizes), exiting 2 naming the option. */
 void opt_size_range(const char *opt, const char *arg, uint64_t min, uint64_t max, struct range *r);
 

@@ -71,6 +71,30 @@ void opt_size_range(const char *opt, const char *arg, uint64_t min, uint64_t max
 		usage_error("--%s %s", opt, err);
 }
 
+void opt_names(const char *opt, const char *arg, const char *const *names, size_t n, bool *flags)
+{
+	char *copy = strdup(arg), *save = NULL;
+	char list[512] = "";
+	bool any = false;
+
+	memset(flags, 0, n * sizeof(*flags));
+	for (size_t i = 0; i < n; i++)
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? ", " : "",
+			 names[i]);
+	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		bool all = strcmp(t, "all") == 0, found = all;
+		for (size_t i = 0; i < n; i++)
+			if (all || strcmp(t, names[i]) == 0)
+				flags[i] = found = true;
+		if (!found)
+			usage_error("--%s '%s' is not one of: %s, all", opt, t, list);
+		any = true;
+	}
+	free(copy);
+	if (!any)
+		usage_error("--%s '%s' names nothing: allowed %s, all", opt, arg, list);
+}
+
 void common_defaults(struct common_opts *o)
 {
 	memset(o, 0, sizeof(*o));

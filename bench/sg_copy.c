@@ -69,31 +69,13 @@ void sg_copy_usage(FILE *f)
 		"  and compares each with clEnqueueCopyBuffer of the same bytes in the same run.\n"
 		"  --size RANGE    bytes per buffer, e.g. 4Mi, 4Mi..256Mi:x2, 1Mi,64Mi (default\n"
 		"                  4Mi..256Mi:x4); each a multiple of 64 x --wg bytes\n"
-		"  --variant LIST  gather,strided,block (default all)\n"
+		"  --variant LIST  gather,strided,block or all (default all)\n"
 		"  --wg N          work-group size (default 256; a multiple of the sub-group width)\n"
 		"  --sg N|auto     sub-group width: intel/khr a size to require (default 16 where it\n"
 		"                  can be required), nv 32, emulated 4..64 (default 16)\n"
 		"  --sg-backend B  intel, khr, nv or emulated (default: the first the device runs)\n"
 		"  --seed N        random seed for the data (default: fresh from the system)\n"
 		COMMON_USAGE);
-}
-
-static void parse_variants(const char *arg, bool *v)
-{
-	char *copy = strdup(arg), *save = NULL;
-
-	memset(v, 0, SGC_NVAR * sizeof(*v));
-	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		size_t i = 0;
-		while (i < SGC_NVAR && strcmp(t, sgc_names[i]) != 0)
-			i++;
-		if (i == SGC_NVAR)
-			usage_error("--variant '%s' is not a variant: allowed gather, strided, block", t);
-		v[i] = true;
-	}
-	free(copy);
-	if (!v[0] && !v[1] && !v[2])
-		usage_error("--variant '%s' names no variant: allowed gather, strided, block", arg);
 }
 
 static void parse_args(int argc, char **argv, struct sgc_opts *o, struct common_opts *co)
@@ -120,7 +102,7 @@ static void parse_args(int argc, char **argv, struct sgc_opts *o, struct common_
 		switch (c) {
 		case O_BACKEND: o->backend = optarg; break;
 		case O_SIZE: range_free(&o->sizes); opt_size_range("size", optarg, 4, 1ull << 40, &o->sizes); break;
-		case O_VARIANT: parse_variants(optarg, o->variant); break;
+		case O_VARIANT: opt_names("variant", optarg, sgc_names, SGC_NVAR, o->variant); break;
 		case O_WG: o->wg = (unsigned)opt_u64("wg", optarg, 1, 1u << 20); break;
 		case O_SG:
 			o->sg_given = true;

@@ -84,28 +84,6 @@ void transpose_usage(FILE *f)
 		COMMON_USAGE);
 }
 
-static void parse_variants(const char *arg, bool *v)
-{
-	char *copy = strdup(arg), *save = NULL;
-
-	memset(v, 0, TR_NVAR * sizeof(*v));
-	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		size_t i = 0;
-		while (i < TR_NVAR && strcmp(t, tr_names[i]) != 0)
-			i++;
-		if (i == TR_NVAR)
-			usage_error("--variant '%s' is not a variant: allowed seed16, shuffle, "
-				    "shuffle-bcast, local, naive", t);
-		v[i] = true;
-	}
-	free(copy);
-	for (size_t i = 0; i < TR_NVAR; i++)
-		if (v[i])
-			return;
-	usage_error("--variant '%s' names no variant: allowed seed16, shuffle, shuffle-bcast, "
-		    "local, naive", arg);
-}
-
 static void parse_args(int argc, char **argv, struct tr_opts *o, struct common_opts *co)
 {
 	enum { O_BACKEND = OPT_BENCH_BASE, O_N, O_VARIANT, O_WG, O_SG, O_SEED };
@@ -134,7 +112,7 @@ static void parse_args(int argc, char **argv, struct tr_opts *o, struct common_o
 			range_free(&o->n);
 			opt_range("n", optarg, 16, 65536, &o->n);
 			break;
-		case O_VARIANT: parse_variants(optarg, o->variant); break;
+		case O_VARIANT: opt_names("variant", optarg, tr_names, TR_NVAR, o->variant); break;
 		case O_WG: o->wg = (unsigned)opt_u64("wg", optarg, 1, 1u << 20); break;
 		case O_SG:
 			o->sg_given = true;

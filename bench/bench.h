@@ -140,6 +140,14 @@ json_t *session_model_kernel(const struct bench_session *s, cl_kernel k, const c
 			     unsigned wg, unsigned simd, bool barrier, uint64_t groups,
 			     struct occ_result *r);
 /*
+ * The copy ceiling: warmup + reps clEnqueueCopyBuffer of `bytes` from src to dst,
+ * timed like kernels; returns the median ns, *stats_out the statistics (caller
+ * owns). A failed copy is a driver failure (exit 1).
+ */
+double session_copy_ceiling(struct bench_session *s, cl_mem src, cl_mem dst, size_t bytes,
+			    json_t **stats_out);
+
+/*
  * Work-group sizes above a kernel's CL_KERNEL_WORK_GROUP_SIZE: some drivers report
  * less than they launch (NVIDIA 580: 256 for every kernel, yet 1024 runs), so the
  * first launch decides. wg_note writes the caveat for a point that ran (NULL when

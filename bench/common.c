@@ -1,5 +1,6 @@
 /* Options, messages and the session every benchmark runs in. */
 #include "bench.h"
+#include "timing.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -244,6 +245,24 @@ json_t *session_model_kernel(const struct bench_session *s, cl_kernel k, const c
 
 	prog_kernel_res(&s->pc, k, wg, build_log, &res);
 	return session_model(s, &res, wg, simd, barrier, groups, r);
+}
+
+double session_copy_ceiling(struct bench_session *s, cl_mem src, cl_mem dst, size_t bytes,
+			    json_t **stats_out)
+{
+	unsigned reps = s->opts->reps;
+	double *t = calloc(2 * (size_t)reps, sizeof(double));
+	struct time_copy c = { src, dst, bytes };
+	struct stats st;
+	char err[1024];
+
+	if (!t || !time_run(s->pc.q, time_enqueue_copy, &c, s->opts->warmup, reps, t, t + reps, err,
+			    sizeof(err)))
+		die(EXIT_FAIL, "driver: the copy ceiling of %zu bytes: %s", bytes, t ? err : "no memory");
+	stats_compute(t, reps, &st);
+	*stats_out = res_stats_json(&st, t, reps);
+	free(t);
+	return st.median;
 }
 
 const char *wg_note(unsigned wg, const struct kernel_res *res, char *buf, size_t len)

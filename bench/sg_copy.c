@@ -362,41 +362,19 @@ static void sgc_row(struct table *t, const struct sgc_opts *o, const struct sgc_
 	table_add(t, cells);
 }
 
-/* The copy ceiling of `bytes`: warmup + reps copies, median ns into *median. */
-static bool sgc_ceiling(struct bench_session *s, const struct sgc_bufs *b, uint64_t bytes,
-			json_t **stats_out, double *median, char *err, size_t len)
-{
-	unsigned reps = s->opts->reps;
-	double *t = calloc(2 * (size_t)reps, sizeof(double));
-	struct time_copy c = { b->src, b->cpy, (size_t)bytes };
-	struct stats st;
-	bool ok = t && time_run(s->pc.q, time_enqueue_copy, &c, s->opts->warmup, reps, t, t + reps,
-				err, len);
-
-	if (ok) {
-		stats_compute(t, reps, &st);
-		*median = st.median;
-		*stats_out = res_stats_json(&st, t, reps);
-	}
-	free(t);
-	return ok;
-}
-
 static void sgc_size(struct bench_session *s, const struct sgc_opts *o, const struct sgc_plan *p,
 		     struct sgc_bufs *b, uint64_t bytes, uint64_t seed, struct table *t)
 {
 	struct sgc_result r[SGC_NVAR] = { 0 };
 	json_t *copy_stats = NULL;
 	double copy_ns = 0;
-	char err[1024];
 	cl_int e;
 
 	check_fill_random(b->hsrc, (size_t)(bytes / 4), seed);
 	e = clEnqueueWriteBuffer(s->pc.q, b->src, CL_TRUE, 0, (size_t)bytes, b->hsrc, 0, NULL, NULL);
 	if (e != CL_SUCCESS)
 		die(EXIT_FAIL, "driver: writing %llu bytes: %s", (unsigned long long)bytes, cl_err_name(e));
-	if (!sgc_ceiling(s, b, bytes, &copy_stats, &copy_ns, err, sizeof(err)))
-		die(EXIT_FAIL, "driver: the copy ceiling: %s", err);
+	copy_ns = session_copy_ceiling(s, b->src, b->cpy, (size_t)bytes, &copy_stats);
 	for (int v = 0; v < SGC_NVAR; v++)
 		if (o->variant[v])
 			sgc_point(s, o, p, b, v, bytes, seed, copy_ns, &r[v]);

@@ -462,25 +462,6 @@ static void tr_row(struct table *t, const struct tr_plan *p, int v, uint64_t n,
 	table_add(t, cells);
 }
 
-/* The copy ceiling of `bytes` (src to cpy). */
-static double tr_ceiling(struct bench_session *s, const struct tr_bufs *b, size_t bytes,
-			 json_t **stats_out)
-{
-	unsigned reps = s->opts->reps;
-	double *t = calloc(2 * (size_t)reps, sizeof(double));
-	struct time_copy c = { b->src, b->cpy, bytes };
-	struct stats st;
-	char err[1024];
-
-	if (!t || !time_run(s->pc.q, time_enqueue_copy, &c, s->opts->warmup, reps, t, t + reps, err,
-			    sizeof(err)))
-		die(EXIT_FAIL, "driver: the copy ceiling of %zu bytes: %s", bytes, t ? err : "no memory");
-	stats_compute(t, reps, &st);
-	*stats_out = res_stats_json(&st, t, reps);
-	free(t);
-	return st.median;
-}
-
 /* Every selected variant at size n (seed16: its own 16 x 16), rows in table order. */
 static void tr_size(struct bench_session *s, const struct tr_opts *o, const struct tr_plan *p,
 		    struct tr_bufs *b, uint64_t n, uint64_t seed, bool seed16, struct table *t)
@@ -495,7 +476,7 @@ static void tr_size(struct bench_session *s, const struct tr_opts *o, const stru
 	e = clEnqueueWriteBuffer(s->pc.q, b->src, CL_TRUE, 0, bytes, b->hsrc, 0, NULL, NULL);
 	if (e != CL_SUCCESS)
 		die(EXIT_FAIL, "driver: writing %zu bytes: %s", bytes, cl_err_name(e));
-	copy_ns = tr_ceiling(s, b, bytes, &copy_stats);
+	copy_ns = session_copy_ceiling(s, b->src, b->cpy, bytes, &copy_stats);
 	for (int v = 0; v < TR_NVAR; v++)
 		if (o->variant[v] && seed16 == (v == TR_SEED16))
 			tr_point(s, o, p, b, v, n, seed, copy_ns, &r[v]);

@@ -1,6 +1,6 @@
 /*
  * bench atomics: fetch-add throughput by contention pattern and memory order,
- * and the latency of a dependent chain of atomics (seed 003). Options and the
+ * and the latency of a dependent chain of atomics (the guide's Data Center GPU Max chapter). Options and the
  * plan; the points run in atomics_run.c.
  */
 #include "atomics_host.h"
@@ -23,7 +23,7 @@ void atomics_usage(FILE *f)
 		"  sub-group size 32 is required where the device can require it.\n"
 		"  --patterns LIST  comma-separated, or 'all' (default):\n"
 		"                   own         own counter on its own cache line\n"
-		"                   neighbours  own counter, adjacent 4-byte words (the seed's layout:\n"
+		"                   neighbours  own counter, adjacent 4-byte words (the guide's layout:\n"
 		"                               cache-line-size / 4 work-items share a line)\n"
 		"                   sg          one counter per sub-group (fixed width 32, or the warp\n"
 		"                               size, where the device has no sub-groups)\n"

@@ -32,7 +32,7 @@ void latency_usage(FILE *f)
 		"  --seed N         chain seed, 0..2^48-1; size i uses N + i (default: fresh)\n"
 		"  --llc SIZE       last-level cache size for the plateau labels (default: the device's)\n"
 		"  --tol PCT        plateau tolerance in percent (1..50, default 10)\n"
-		"  --seed-table     show seed 003's Intel GPU latency table beside the plateaus (shown\n"
+		"  --guide-table     show the guide's Data Center GPU Max chapter's Intel GPU latency table beside the plateaus (shown\n"
 		"                   on Intel GPUs without it)\n"
 		"Plateaus: sizes in order; a size joins the current plateau while its latency stays\n"
 		"within --tol of the plateau's median (and the plateau's max/min within 1 + 2 tol);\n"
@@ -58,7 +58,7 @@ static enum lat_chases parse_chases(const char *arg)
 static void parse_args(int argc, char **argv, struct latency_opts *o, struct common_opts *co)
 {
 	enum { O_SIZES = OPT_BENCH_BASE, O_STEPS, O_STRIDE, O_LOADS, O_CHASES, O_LOCAL, O_SEED,
-	       O_LLC, O_TOL, O_SEED_TABLE };
+	       O_LLC, O_TOL, O_GUIDE_TABLE };
 	static const struct option lo[] = {
 		COMMON_LONGOPTS,
 		{ "sizes", required_argument, NULL, O_SIZES },
@@ -70,7 +70,7 @@ static void parse_args(int argc, char **argv, struct latency_opts *o, struct com
 		{ "seed", required_argument, NULL, O_SEED },
 		{ "llc", required_argument, NULL, O_LLC },
 		{ "tol", required_argument, NULL, O_TOL },
-		{ "seed-table", no_argument, NULL, O_SEED_TABLE },
+		{ "guide-table", no_argument, NULL, O_GUIDE_TABLE },
 		{ 0 } };
 	const char *sizes = "1Ki..1Gi";
 	char err[512];
@@ -96,7 +96,7 @@ static void parse_args(int argc, char **argv, struct latency_opts *o, struct com
 		case O_SEED: o->seed = opt_u64("seed", optarg, 0, LAT_SEED_MAX); o->seed_given = true; break;
 		case O_LLC: o->llc = opt_size("llc", optarg, 1024, 1ull << 40); break;
 		case O_TOL: o->tol = (double)opt_u64("tol", optarg, 1, 50) / 100.0; break;
-		case O_SEED_TABLE: o->seed_table = true; break;
+		case O_GUIDE_TABLE: o->guide_table = true; break;
 		case 'h': latency_usage(stdout); exit(EXIT_OK);
 		default: opt_reject(c, argv);
 		}

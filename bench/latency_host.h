@@ -19,7 +19,7 @@ struct latency_opts {
 	bool seed_given;
 	uint64_t llc;             /* --llc for the labels, 0: from the device */
 	double tol;               /* plateau tolerance, relative */
-	bool seed_table;          /* show seed 003's Intel table whatever the device */
+	bool guide_table;          /* show the guide's Data Center GPU Max chapter's Intel table whatever the device */
 };
 
 struct lat_plan {

@@ -284,7 +284,7 @@ static void lat_point(struct bench_session *s, const struct latency_opts *o, str
 }
 
 
-/* ---- plateaus and the seed's table ---- */
+/* ---- plateaus and the guide's table ---- */
 
 struct lat_curve {
 	uint64_t *ws;
@@ -376,7 +376,7 @@ static void print_plateaus(const struct bench_session *s, const struct lat_curve
 }
 
 /* Seed 003's table (Intel Data Center GPU Max) beside what was measured. */
-static void seed_table(struct bench_session *s, const struct lat_curve *c, double local_ns,
+static void guide_table(struct bench_session *s, const struct lat_curve *c, double local_ns,
 		       bool print)
 {
 	static const struct { const char *level, *ours; double lo, hi; } rows[] = {
@@ -389,8 +389,8 @@ static void seed_table(struct bench_session *s, const struct lat_curve *c, doubl
 	uint32_t mhz = s->dev->clock_mhz;
 
 	if (print)
-		printf("\nseed 003 (Intel Data Center GPU Max) latencies beside this device's:\n"
-		       "  %-24s %-12s %-20s %s\n", "seed level", "seed cycles", "measured level",
+		printf("\nLatencies of Intel's GPU optimization guide (Data Center GPU Max) beside this device's:\n"
+		       "  %-24s %-12s %-20s %s\n", "guide level", "guide cycles", "measured level",
 		       "measured");
 	for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {
 		double ns = r == 0 ? local_ns : -1;
@@ -398,9 +398,9 @@ static void seed_table(struct bench_session *s, const struct lat_curve *c, doubl
 			if (strcmp(c->pl[k].label, rows[r].ours) == 0)
 				ns = c->pl[k].median;
 		json_t *e = json_object();
-		json_object_set_new(e, "seed_level", json_string(rows[r].level));
-		json_object_set_new(e, "seed_cycles_min", json_real(rows[r].lo));
-		json_object_set_new(e, "seed_cycles_max", json_real(rows[r].hi));
+		json_object_set_new(e, "guide_level", json_string(rows[r].level));
+		json_object_set_new(e, "guide_cycles_min", json_real(rows[r].lo));
+		json_object_set_new(e, "guide_cycles_max", json_real(rows[r].hi));
 		json_object_set_new(e, "measured_level", json_string(rows[r].ours));
 		json_object_set_new(e, "measured_ns", ns >= 0 ? json_real(ns) : json_null());
 		json_object_set_new(e, "measured_cycles", ns >= 0 && mhz ? json_real(cycles_of(s, ns)) : json_null());
@@ -418,7 +418,7 @@ static void seed_table(struct bench_session *s, const struct lat_curve *c, doubl
 			snprintf(meas, sizeof(meas), "%.2f ns (no clock)", ns);
 		printf("  %-24s %-12s %-20s %s\n", rows[r].level, seed, rows[r].ours, meas);
 	}
-	json_object_set_new(j, "source", json_string("seed 003: Intel Data Center GPU Max memory "
+	json_object_set_new(j, "source", json_string("Intel oneAPI GPU Optimization Guide, Data Center GPU Max memory "
 						     "system, latency by access type (cycles)"));
 	json_object_set_new(j, "levels", lv);
 	json_object_set_new(s->doc, "reference", j);
@@ -562,8 +562,8 @@ int latency_run(struct bench_session *s, const struct latency_opts *o, struct la
 		printf("  last-level cache for the labels: %llu bytes (%s)\n",
 		       (unsigned long long)p->llc, p->llc_source);
 	}
-	if (intel_gpu || o->seed_table)
-		seed_table(s, &c, o->local_bytes && lp.ok ? lp.ns : -1, !s->opts->quiet);
+	if (intel_gpu || o->guide_table)
+		guide_table(s, &c, o->local_bytes && lp.ok ? lp.ns : -1, !s->opts->quiet);
 	table_free(&tb);
 	lat_free(p);
 	free(c.ws);

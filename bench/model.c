@@ -412,7 +412,7 @@ static void full_json(const struct model_opts *o, const struct model_dev *m, con
 	res_doc_add_point(doc, pt);
 }
 
-/* The seed's "Configurations to ensure full occupancy" table, one line per column. */
+/* The guide's "Configurations to ensure full occupancy" table, one line per column. */
 static void run_full(const struct model_opts *o, const struct model_dev *m, const struct occ_full *f,
 		     json_t *doc)
 {

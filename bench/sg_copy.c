@@ -1,5 +1,5 @@
 /*
- * bench sg-copy: the seed's three copies of n ints (sg_mem_access_0..2):
+ * bench sg-copy: the guide's three copies of n ints (sg_mem_access_0..2):
  * per-work-item contiguous (gathered reads, scattered writes), sub-group
  * strided, and sub-group block reads/writes of 8-vectors, each validated and
  * timed beside clEnqueueCopyBuffer of the same bytes (the copy ceiling).
@@ -60,7 +60,7 @@ void sg_copy_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: bench sg-copy [options]\n"
-		"  Copies n ints three ways, each work-item moving 16 (seed sg_mem_access_0..2):\n"
+		"  Copies n ints three ways, each work-item moving 16 (the guide's sg_mem_access_0..2):\n"
 		"    gather   each work-item 16 contiguous ints (gathered reads, scattered writes)\n"
 		"    strided  each sub-group 16 x width contiguous ints, lane l every width-th\n"
 		"    block    as strided, by sub-group block reads/writes of 8-vectors (intel:\n"
@@ -384,7 +384,7 @@ static void sgc_size(struct bench_session *s, const struct sgc_opts *o, const st
 			continue;
 		json_object_set(r[v].pt, "copy_time_ns", copy_stats);
 		json_t *m = json_object_get(r[v].pt, "metrics");
-		/* The gather variant against the sub-group ones (the seed's point). */
+		/* The gather variant against the sub-group ones (the guide's point). */
 		if (v == SGC_GATHER && m && r[SGC_STRIDED].ok) {
 			vs = r[v].gbps / r[SGC_STRIDED].gbps;
 			json_object_set_new(m, "vs_strided", json_real(vs));

@@ -1,5 +1,5 @@
 /*
- * bench sg-info: the seed's sg_size and sg_max_size experiments. For each
+ * bench sg-info: the guide's sg_size and sg_max_size experiments. For each
  * ND-range and sub-group width, every work-item's ids as the device reports
  * them, checked for consistency (ids contiguous, sizes adding up, only the
  * last sub-group partial), never assumed.
@@ -49,7 +49,7 @@ void sg_info_usage(FILE *f)
 		"  local id, sub-group size and maximum sub-group size for nd_range(32, 32) with\n"
 		"  each sub-group width the backend can build for (intel/khr: each size that can\n"
 		"  be required, then the driver's choice), and nd_range(15, 15) with a required\n"
-		"  size of 16 (seed: size 15, maximum 16), and checks the mapping.\n"
+		"  size of 16 (the guide: size 15, maximum 16), and checks the mapping.\n"
 		"  --sg-backend B  intel, khr, nv or emulated (default: the first the device runs)\n"
 		"  --sg LIST       widths for nd_range(32, 32), e.g. 8,16,32 (default: all)\n"
 		"  --dump          print every work-item's row, not only the summary\n"
@@ -113,7 +113,7 @@ static size_t plan(const struct dev_info *d, const struct sgi_opts *o, const str
 		cf[n] = (struct sgi_config){ 32, 32, *base, NULL };
 		sgb_set_width(d, &cf[n++].c, true, 0, 0, err, sizeof(err));
 	}
-	/* The seed's nd_range(15, 15) with a required size of 16. */
+	/* The guide's nd_range(15, 15) with a required size of 16. */
 	cf[n] = (struct sgi_config){ 15, 15, *base, NULL };
 	if (sgb_set_width(d, &cf[n].c, true, 16, 0, err, sizeof(err)) && cf[n].c.width == 16)
 		return n + 1;

@@ -1,7 +1,7 @@
 /*
- * bench transpose: the seed's 16 x 16 shuffle transpose, then whole n x n
+ * bench transpose: the guide's 16 x 16 shuffle transpose, then whole n x n
  * matrices: sub-groups transposing 16 x 16 tiles with shuffles (butterfly,
- * and the seed's broadcasts), a local-memory tiled transpose and a naive one,
+ * and the guide's broadcasts), a local-memory tiled transpose and a naive one,
  * each validated and timed beside clEnqueueCopyBuffer of the same bytes.
  */
 #include "bench.h"
@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { TR_SEED16, TR_SHUFFLE, TR_BCAST, TR_LOCAL, TR_NAIVE, TR_NVAR };
-static const char *const tr_names[TR_NVAR] = { "seed16", "shuffle", "shuffle-bcast", "local",
+enum { TR_GUIDE16, TR_SHUFFLE, TR_BCAST, TR_LOCAL, TR_NAIVE, TR_NVAR };
+static const char *const tr_names[TR_NVAR] = { "guide16", "shuffle", "shuffle-bcast", "local",
 					       "naive" };
 static const char *const tr_kernels[TR_NVAR] = { "transpose_bcast", "transpose_shuffle",
 						 "transpose_bcast", "transpose_local",
@@ -66,11 +66,11 @@ void transpose_usage(FILE *f)
 		"usage: bench transpose [options]\n"
 		"  Transposes n x n ints (n a multiple of 16) and compares each way with\n"
 		"  clEnqueueCopyBuffer of the same bytes; GB/s count bytes read + written:\n"
-		"    seed16         the seed's example: one 16 x 16 matrix in place, one sub-group,\n"
+		"    guide16         the guide's example: one 16 x 16 matrix in place, one sub-group,\n"
 		"                   a broadcast shuffle per value\n"
 		"    shuffle        sub-groups transposing 16 x 16 tiles in registers by butterfly\n"
 		"                   shuffles\n"
-		"    shuffle-bcast  the same tiles by the seed's broadcasts (256 shuffles a tile)\n"
+		"    shuffle-bcast  the same tiles by the guide's broadcasts (256 shuffles a tile)\n"
 		"    local          32 x 32 tiles through local memory\n"
 		"    naive          one work-item per element\n"
 		"  --n LIST        matrix sizes, e.g. 256, 1024..8192:x2 (default 4096,8192)\n"
@@ -174,7 +174,7 @@ static cl_program tr_build(struct bench_session *s, const struct tr_opts *o, str
 	snprintf(opts + off, sizeof(opts) - (size_t)off, " -DTR_SG=%d", sg);
 	prog = prog_build(&s->pc, "transpose.cl", opts, &log, err, sizeof(err));
 	for (int v = 0; v < TR_NVAR; v++) {
-		bool mine = sg == (v == TR_SEED16 || v == TR_SHUFFLE || v == TR_BCAST);
+		bool mine = sg == (v == TR_GUIDE16 || v == TR_SHUFFLE || v == TR_BCAST);
 		if (!mine || !o->variant[v] || p->skip[v])
 			continue;
 		if (prog)
@@ -195,7 +195,7 @@ static void plan_build(struct bench_session *s, const struct tr_opts *o, struct 
 {
 	json_t *ks = json_object();
 
-	for (int v = TR_SEED16; v <= TR_BCAST; v++)
+	for (int v = TR_GUIDE16; v <= TR_BCAST; v++)
 		if (o->variant[v] && !p->c.width)
 			p->skip[v] = strdup("the shuffle transpose is built for a known sub-group width; "
 					    "with the driver's choice (--sg auto, or no size that can be "
@@ -203,7 +203,7 @@ static void plan_build(struct bench_session *s, const struct tr_opts *o, struct 
 	if (s->dev->max_wg < 256)
 		for (int v = TR_LOCAL; v <= TR_NAIVE; v++)
 			p->skip[v] = strdup("needs work-groups of 256 (32 x 8, 16 x 16)");
-	if (o->variant[TR_SEED16] || o->variant[TR_SHUFFLE] || o->variant[TR_BCAST])
+	if (o->variant[TR_GUIDE16] || o->variant[TR_SHUFFLE] || o->variant[TR_BCAST])
 		p->prog_sg = tr_build(s, o, p, true, ks);
 	if (o->variant[TR_LOCAL] || o->variant[TR_NAIVE])
 		p->prog_plain = tr_build(s, o, p, false, ks);
@@ -258,7 +258,7 @@ static struct tr_launch tr_shape(const struct tr_opts *o, const struct tr_plan *
 	uint64_t sgs = n / 16 * ((n + sw - 1) / sw), items = sgs * w;
 
 	switch (v) {
-	case TR_SEED16:
+	case TR_GUIDE16:
 		return (struct tr_launch){ p->k[v], 1, { w, 1 }, { w, 1 } };
 	case TR_SHUFFLE:
 	case TR_BCAST:
@@ -282,13 +282,13 @@ static unsigned tr_shuffles(const struct tr_plan *p, int v)
 			rounds++;
 		return rounds * 8 * (16 / tl);
 	}
-	return v == TR_SEED16 || v == TR_BCAST ? 256 : 0;
+	return v == TR_GUIDE16 || v == TR_BCAST ? 256 : 0;
 }
 
 static bool tr_args(const struct tr_plan *p, const struct tr_bufs *b, int v, uint64_t n, char *err,
 		    size_t len)
 {
-	cl_mem src = v == TR_SEED16 ? b->m16 : b->src, dst = v == TR_SEED16 ? b->m16 : b->dst;
+	cl_mem src = v == TR_GUIDE16 ? b->m16 : b->src, dst = v == TR_GUIDE16 ? b->m16 : b->dst;
 	cl_uint cn = (cl_uint)n;
 	cl_int e = clSetKernelArg(p->k[v], 0, sizeof(cl_mem), &src);
 
@@ -305,12 +305,12 @@ static bool tr_validate(struct bench_session *s, const struct tr_plan *p, struct
 			uint64_t n, struct tr_launch *l, unsigned *seen, char *err, size_t len)
 {
 	size_t words = (size_t)(n * n);
-	cl_mem out = v == TR_SEED16 ? b->m16 : b->dst;
+	cl_mem out = v == TR_GUIDE16 ? b->m16 : b->dst;
 	cl_uint info[4] = { 0 };
 	double dn, wn;
 	cl_int e = CL_SUCCESS;
 
-	if (v == TR_SEED16)   /* the seed's matrix: 0..255, transposed in place */
+	if (v == TR_GUIDE16)   /* the guide's matrix: 0..255, transposed in place */
 		e = clEnqueueWriteBuffer(s->pc.q, b->m16, CL_TRUE, 0, 1024, b->hsrc, 0, NULL, NULL);
 	else
 		e = check_poison(s->pc.q, b->dst, words * 4);
@@ -343,10 +343,10 @@ static bool tr_validate(struct bench_session *s, const struct tr_plan *p, struct
 	return true;
 }
 
-/* Host data for an n x n point: random source (the seed's 0..255 for seed16) and reference. */
-static void tr_data(struct tr_bufs *b, uint64_t n, uint64_t seed, bool seed16)
+/* Host data for an n x n point: random source (the guide's 0..255 for guide16) and reference. */
+static void tr_data(struct tr_bufs *b, uint64_t n, uint64_t seed, bool guide16)
 {
-	if (seed16)
+	if (guide16)
 		for (uint32_t i = 0; i < 256; i++)
 			b->hsrc[i] = i;
 	else
@@ -362,7 +362,7 @@ static json_t *tr_params(const struct tr_plan *p, int v, uint64_t n, const struc
 	json_t *pa = json_object();
 	char shape[32];
 
-	if (!l->local[0])   /* seed16 without a known width */
+	if (!l->local[0])   /* guide16 without a known width */
 		snprintf(shape, sizeof(shape), "-");
 	else if (l->dims == 2)
 		snprintf(shape, sizeof(shape), "%zu x %zu", l->local[0], l->local[1]);
@@ -378,7 +378,7 @@ static json_t *tr_params(const struct tr_plan *p, int v, uint64_t n, const struc
 	json_object_set_new(pa, "sg_size_kernel", seen ? json_integer(seen) : json_null());
 	json_object_set_new(pa, "shuffles_per_lane_per_tile",
 			    v <= TR_BCAST && p->c.width ? json_integer(tr_shuffles(p, v)) : json_null());
-	json_object_set_new(pa, "seed", v == TR_SEED16 ? json_null() : json_integer((json_int_t)seed));
+	json_object_set_new(pa, "seed", v == TR_GUIDE16 ? json_null() : json_integer((json_int_t)seed));
 	return pa;
 }
 
@@ -462,9 +462,9 @@ static void tr_row(struct table *t, const struct tr_plan *p, int v, uint64_t n,
 	table_add(t, cells);
 }
 
-/* Every selected variant at size n (seed16: its own 16 x 16), rows in table order. */
+/* Every selected variant at size n (guide16: its own 16 x 16), rows in table order. */
 static void tr_size(struct bench_session *s, const struct tr_opts *o, const struct tr_plan *p,
-		    struct tr_bufs *b, uint64_t n, uint64_t seed, bool seed16, struct table *t)
+		    struct tr_bufs *b, uint64_t n, uint64_t seed, bool guide16, struct table *t)
 {
 	struct tr_result r[TR_NVAR] = { 0 };
 	json_t *copy_stats = NULL;
@@ -472,18 +472,18 @@ static void tr_size(struct bench_session *s, const struct tr_opts *o, const stru
 	size_t bytes = (size_t)(n * n * 4);
 	cl_int e;
 
-	tr_data(b, n, seed, seed16);
+	tr_data(b, n, seed, guide16);
 	e = clEnqueueWriteBuffer(s->pc.q, b->src, CL_TRUE, 0, bytes, b->hsrc, 0, NULL, NULL);
 	if (e != CL_SUCCESS)
 		die(EXIT_FAIL, "driver: writing %zu bytes: %s", bytes, cl_err_name(e));
 	copy_ns = session_copy_ceiling(s, b->src, b->cpy, bytes, &copy_stats);
 	for (int v = 0; v < TR_NVAR; v++)
-		if (o->variant[v] && seed16 == (v == TR_SEED16))
+		if (o->variant[v] && guide16 == (v == TR_GUIDE16))
 			tr_point(s, o, p, b, v, n, seed, copy_ns, &r[v]);
 	for (int v = 0; v < TR_NVAR; v++) {
 		json_t *m;
 		double vs = 0;
-		if (!o->variant[v] || seed16 != (v == TR_SEED16))
+		if (!o->variant[v] || guide16 != (v == TR_GUIDE16))
 			continue;
 		json_object_set(r[v].pt, "copy_time_ns", copy_stats);
 		m = json_object_get(r[v].pt, "metrics");
@@ -491,7 +491,7 @@ static void tr_size(struct bench_session *s, const struct tr_opts *o, const stru
 			vs = r[v].gbps / r[TR_LOCAL].gbps;
 			json_object_set_new(m, "vs_local", json_real(vs));
 		}
-		if (v != TR_NAIVE && v != TR_SEED16 && m && r[TR_NAIVE].ok)
+		if (v != TR_NAIVE && v != TR_GUIDE16 && m && r[TR_NAIVE].ok)
 			json_object_set_new(m, "vs_naive", json_real(r[v].gbps / r[TR_NAIVE].gbps));
 		tr_row(t, p, v, n, &r[v], 8.0 * (double)(n * n) / copy_ns, vs);
 		session_add_point(s, r[v].pt);
@@ -534,7 +534,7 @@ int transpose_main(int argc, char **argv)
 		o.seed = check_fresh_seed() & INT64_MAX; /* stored as a JSON integer */
 	alloc_bufs(&s, any_n ? p.max_n : 16, &b);
 	table_init(&t, TR_NCOLS, tr_head);
-	if (o.variant[TR_SEED16])
+	if (o.variant[TR_GUIDE16])
 		tr_size(&s, &o, &p, &b, 16, 0, true, &t);
 	for (size_t i = 0; any_n && i < o.n.n; i++) {
 		char label[64];

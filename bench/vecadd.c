@@ -1,5 +1,5 @@
 /*
- * bench vecadd: the vector-add variants of the occupancy experiments (seed
+ * bench vecadd: the vector-add variants of the occupancy experiments (the guide's
  * VectorAdd1-4), swept over the number of work-groups, each point validated
  * and timed with profiling events beside a copy ceiling of the same bytes.
  */

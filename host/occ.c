@@ -329,7 +329,7 @@ const char *occ_format_occupancy(const struct occ_result *r, enum occ_pct_style 
 	else if (r->waves <= 1)
 		snprintf(buf, len, "%llu/%llu = %s", r->first_threads, r->capacity,
 			 occ_pct_str(r->gpu_occupancy, style, a, sizeof(a)));
-	else if (!r->tail_threads) /* whole waves only: the seed writes "100%" */
+	else if (!r->tail_threads) /* whole waves only: the guide writes "100%" */
 		snprintf(buf, len, "%s", occ_pct_str(r->gpu_occupancy, style, a, sizeof(a)));
 	else
 		snprintf(buf, len, "%s then %s", occ_pct_str(r->gpu_occupancy, style, a, sizeof(a)),

@@ -1,5 +1,5 @@
 /*
- * Atomic fetch-add throughput and latency (seed 003's atomic test, widened to
+ * Atomic fetch-add throughput and latency (the atomic test of the guide's Data Center GPU Max chapter, widened to
  * contention patterns).
  *
  * Built once per memory order with (set by the host):
@@ -30,7 +30,7 @@
 
 /* Global patterns (host: enum at_pattern). */
 #define PAT_OWN 0        /* own counter on its own cache line */
-#define PAT_NEIGHBOURS 1 /* own counter, adjacent words: the seed's layout */
+#define PAT_NEIGHBOURS 1 /* own counter, adjacent words: the guide's layout */
 #define PAT_SG 2         /* one counter per sub-group */
 #define PAT_WG 3         /* one counter per work-group */
 #define PAT_SINGLE 4     /* one counter for everyone */

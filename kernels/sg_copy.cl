@@ -1,5 +1,5 @@
 /*
- * Three copies of n uints (seed: sg_mem_access_0..2), each work-item moving 16.
+ * Three copies of n uints (the guide: sg_mem_access_0..2), each work-item moving 16.
  *
  * sg_copy_gather:  work-item i copies [16 i, 16 i + 16): each work-item's words
  *                  are contiguous, so a sub-group's reads are gathered and its

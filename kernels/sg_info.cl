@@ -1,5 +1,5 @@
 /*
- * The sub-group mapping of every work-item (seed: sg_size, sg_max_size).
+ * The sub-group mapping of every work-item (the guide: sg_size, sg_max_size).
  *
  * Work-item g writes SG_INFO_WORDS words at rec[g * SG_INFO_WORDS]: global id,
  * work-group id, local id, sub-group id, sub-group local id, sub-group size,

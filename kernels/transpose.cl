@@ -1,5 +1,5 @@
 /*
- * Matrix transpose dst = src^T of n x n uints, n a multiple of 16 (seed:
+ * Matrix transpose dst = src^T of n x n uints, n a multiple of 16 (the guide:
  * sg_shuffle, and the full-matrix version it leaves as an exercise).
  *
  * transpose_shuffle: each sub-group transposes 16 x 16 tiles in registers.
@@ -10,12 +10,12 @@
  *   bits with the 4 row bits: the bits held in the lane by butterfly shuffles
  *   (sg_shuffle_xor, log2 min(W, 16) rounds of 8 per column set), the bits held
  *   in the register index by renaming registers (no data moves).
- * transpose_bcast: the seed's algorithm: for every register of every lane a
+ * transpose_bcast: the guide's algorithm: for every register of every lane a
  *   broadcast from each lane (256 shuffles per tile), each lane keeping the
- *   values of its own output column. The seed calls the shuffle inside
+ *   values of its own output column. The guide calls the shuffle inside
  *   `if (sgId == n)`; here every lane shuffles and a select keeps the value,
  *   so no shuffle sits in divergent code. With n = 16 and src == dst it is the
- *   seed's in-place 16 x 16 example.
+ *   guide's in-place 16 x 16 example.
  * transpose_local: 32 x 32 tiles through local memory (32 x 33, no bank
  *   conflicts), work-groups of 32 x 8, each work-item 4 rows.
  * transpose_naive: one work-item per element, reads along rows, writes down
@@ -133,7 +133,7 @@ __kernel SG_REQD void transpose_shuffle(__global const uint *restrict src,
 	TR_STORE(v, t, dst, n);
 }
 
-/* No restrict: the seed's example runs in place (src == dst, n = 16, one tile). */
+/* No restrict: the guide's example runs in place (src == dst, n = 16, one tile). */
 __kernel SG_REQD void transpose_bcast(__global const uint *src, __global uint *dst, uint n,
 				      __global uint *info)
 {

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""bench latency's results document: plateaus, clock and seed table records.
+"""bench latency's results document: plateaus, clock and guide table records.
 
 usage: plateau_doc.py BENCH DEVICE_ARGS...
 """
@@ -14,7 +14,7 @@ errors = []
 with tempfile.TemporaryDirectory() as d:
     path = os.path.join(d, "r.json")
     r = subprocess.run([bench, "latency", "--sizes", "1Ki..1Mi", "--steps", "2", "--loads", "1024",
-                        "--chases", "single", "--reps", "3", "--warmup", "1", "--seed-table",
+                        "--chases", "single", "--reps", "3", "--warmup", "1", "--guide-table",
                         "--seed", "7", "--json", path] + dev, capture_output=True, text=True)
     if r.returncode != 0:
         errors.append(f"exit code {r.returncode}")
@@ -37,7 +37,7 @@ clock = doc.get("setup", {}).get("clock", {})
 if clock.get("nominal") is not True or "mhz" not in clock:
     errors.append(f"clock {clock!r}")
 ref = doc.get("reference", {})
-if [lv["seed_level"] for lv in ref.get("levels", [])] != [
+if [lv["guide_level"] for lv in ref.get("levels", [])] != [
         "Shared local memory", "Xe-core data cache hit", "GPU cache hit", "GPU cache miss"]:
     errors.append(f"reference {ref!r}")
 pts = doc.get("points", [])

@@ -37,6 +37,7 @@ struct common_opts {
 /* getopt_long entries for the common options; ids start at 0x1000. */
 enum {
 	OPT_DEVICE = 0x1000, OPT_REPS, OPT_WARMUP, OPT_JSON, OPT_CSV, OPT_KERNELS, OPT_QUIET,
+	OPT_SG_BACKEND = 0x1080, OPT_SG_WG, OPT_SG_SG, OPT_SG_SEED,   /* struct sg_cli */
 	OPT_BENCH_BASE = 0x1100   /* first id free for a benchmark's own options */
 };
 #define COMMON_LONGOPTS                                            \
@@ -59,6 +60,24 @@ enum {
 	"  --quiet         print no table\n"
 
 void common_defaults(struct common_opts *o);
+
+/* Options of the sub-group data benchmarks (sg-copy, transpose). */
+struct sg_cli {
+	const char *backend;     /* --sg-backend, NULL: the first the device runs */
+	unsigned wg;             /* --wg */
+	unsigned sg;             /* --sg N, 0 with auto */
+	bool sg_given;
+	uint64_t seed;           /* --seed of the random data */
+	bool seed_given;
+};
+#define SG_CLI_LONGOPTS                                                 \
+	{ "sg-backend", required_argument, NULL, OPT_SG_BACKEND },      \
+	{ "wg", required_argument, NULL, OPT_SG_WG },                   \
+	{ "sg", required_argument, NULL, OPT_SG_SG },                   \
+	{ "seed", required_argument, NULL, OPT_SG_SEED }
+/* Zeroes o with work-group size wg; sg_cli_opt handles one of its options (false: not one). */
+void sg_cli_defaults(struct sg_cli *o, unsigned wg);
+bool sg_cli_opt(struct sg_cli *o, int c, const char *arg);
 /* Handles a common option; returns false when c is not one. Exits 2 on a bad value. */
 bool common_opt(struct common_opts *o, int c, const char *arg);
 

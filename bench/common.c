@@ -64,6 +64,29 @@ void opt_range(const char *opt, const char *arg, uint64_t min, uint64_t max, str
 		usage_error("--%s %s", opt, err);
 }
 
+void sg_cli_defaults(struct sg_cli *o, unsigned wg)
+{
+	memset(o, 0, sizeof(*o));
+	o->wg = wg;
+}
+
+bool sg_cli_opt(struct sg_cli *o, int c, const char *arg)
+{
+	switch (c) {
+	case OPT_SG_BACKEND: o->backend = arg; return true;
+	case OPT_SG_WG: o->wg = (unsigned)opt_u64("wg", arg, 1, 1u << 20); return true;
+	case OPT_SG_SG:
+		o->sg_given = true;
+		o->sg = strcmp(arg, "auto") == 0 ? 0 : (unsigned)opt_u64("sg", arg, 1, 1024);
+		return true;
+	case OPT_SG_SEED:
+		o->seed = opt_u64("seed", arg, 0, INT64_MAX);
+		o->seed_given = true;
+		return true;
+	default: return false;
+	}
+}
+
 void opt_size_range(const char *opt, const char *arg, uint64_t min, uint64_t max, struct range *r)
 {
 	char err[512];

@@ -22,14 +22,9 @@ static const char *const sgc_kernels[SGC_NVAR] = { "sg_copy_gather", "sg_copy_st
 #define SGC_INTS_PER_ITEM 16
 
 struct sgc_opts {
-	const char *backend;
+	struct sg_cli cli;       /* --sg-backend, --wg, --sg, --seed */
 	struct range sizes;      /* bytes per buffer */
-	unsigned wg;
-	unsigned sg;             /* 0: auto */
-	bool sg_given;
 	bool variant[SGC_NVAR];
-	uint64_t seed;
-	bool seed_given;
 };
 
 /* What the run resolved once: backend, kernels (NULL with skip or fail set). */
@@ -80,35 +75,25 @@ void sg_copy_usage(FILE *f)
 
 static void parse_args(int argc, char **argv, struct sgc_opts *o, struct common_opts *co)
 {
-	enum { O_BACKEND = OPT_BENCH_BASE, O_SIZE, O_VARIANT, O_WG, O_SG, O_SEED };
+	enum { O_SIZE = OPT_BENCH_BASE, O_VARIANT };
 	static const struct option lo[] = {
 		COMMON_LONGOPTS,
-		{ "sg-backend", required_argument, NULL, O_BACKEND },
+		SG_CLI_LONGOPTS,
 		{ "size", required_argument, NULL, O_SIZE },
 		{ "variant", required_argument, NULL, O_VARIANT },
-		{ "wg", required_argument, NULL, O_WG },
-		{ "sg", required_argument, NULL, O_SG },
-		{ "seed", required_argument, NULL, O_SEED },
 		{ 0 } };
 	int c;
 
 	memset(o, 0, sizeof(*o));
-	o->wg = 256;
+	sg_cli_defaults(&o->cli, 256);
 	o->variant[0] = o->variant[1] = o->variant[2] = true;
 	common_defaults(co);
 	while ((c = getopt_long(argc, argv, "+:", lo, NULL)) != -1) {
-		if (common_opt(co, c, optarg))
+		if (common_opt(co, c, optarg) || sg_cli_opt(&o->cli, c, optarg))
 			continue;
 		switch (c) {
-		case O_BACKEND: o->backend = optarg; break;
 		case O_SIZE: range_free(&o->sizes); opt_size_range("size", optarg, 4, 1ull << 40, &o->sizes); break;
 		case O_VARIANT: opt_names("variant", optarg, sgc_names, SGC_NVAR, o->variant); break;
-		case O_WG: o->wg = (unsigned)opt_u64("wg", optarg, 1, 1u << 20); break;
-		case O_SG:
-			o->sg_given = true;
-			o->sg = strcmp(optarg, "auto") == 0 ? 0 : (unsigned)opt_u64("sg", optarg, 1, 1024);
-			break;
-		case O_SEED: o->seed = opt_u64("seed", optarg, 0, INT64_MAX); o->seed_given = true; break;
 		case 'h': sg_copy_usage(stdout); exit(EXIT_OK);
 		default: opt_reject(c, argv);
 		}
@@ -123,23 +108,23 @@ static void parse_args(int argc, char **argv, struct sgc_opts *o, struct common_
 static void plan_limits(const struct bench_session *s, const struct sgc_opts *o, struct sgc_plan *p)
 {
 	const struct dev_info *d = s->dev;
-	uint64_t unit = (uint64_t)SGC_INTS_PER_ITEM * o->wg * 4;
+	uint64_t unit = (uint64_t)SGC_INTS_PER_ITEM * o->cli.wg * 4;
 	char err[1024];
 
-	if (!sgb_select(d, o->backend, &p->c, err, sizeof(err)) ||
-	    !sgb_set_width(d, &p->c, o->sg_given, o->sg, 16, err, sizeof(err)))
+	if (!sgb_select(d, o->cli.backend, &p->c, err, sizeof(err)) ||
+	    !sgb_set_width(d, &p->c, o->cli.sg_given, o->cli.sg, 16, err, sizeof(err)))
 		usage_error("%s", err);
-	if (o->wg > d->max_wg || o->wg > d->max_item_sizes[0])
-		usage_error("--wg %u exceeds the work-group limit of '%s': allowed 1..%zu", o->wg,
+	if (o->cli.wg > d->max_wg || o->cli.wg > d->max_item_sizes[0])
+		usage_error("--wg %u exceeds the work-group limit of '%s': allowed 1..%zu", o->cli.wg,
 			    d->name, d->max_wg < d->max_item_sizes[0] ? d->max_wg : d->max_item_sizes[0]);
-	if (p->c.width && o->wg % p->c.width)
+	if (p->c.width && o->cli.wg % p->c.width)
 		usage_error("--wg %u is not a multiple of the sub-group width %u (%s backend): "
-			    "sub-groups must be full", o->wg, p->c.width, sgb_name(p->c.backend));
+			    "sub-groups must be full", o->cli.wg, p->c.width, sgb_name(p->c.backend));
 	for (size_t i = 0; i < o->sizes.n; i++) {
 		uint64_t b = o->sizes.v[i];
 		if (b % unit)
 			usage_error("--size %llu is not a multiple of 16 ints x %u work-items x 4 bytes "
-				    "= %llu bytes (whole work-groups)", (unsigned long long)b, o->wg,
+				    "= %llu bytes (whole work-groups)", (unsigned long long)b, o->cli.wg,
 				    (unsigned long long)unit);
 		p->max_bytes = b > p->max_bytes ? b : p->max_bytes;
 	}
@@ -168,7 +153,7 @@ static void plan_build(struct bench_session *s, const struct sgc_opts *o, struct
 			p->skip[v] = strdup(why_not);
 			continue;
 		}
-		int off = sgb_build_options(s->dev, &p->c, o->wg, opts, sizeof(opts));
+		int off = sgb_build_options(s->dev, &p->c, o->cli.wg, opts, sizeof(opts));
 		snprintf(opts + off, sizeof(opts) - (size_t)off, " -DSGC_VARIANT=%d", v);
 		p->prog[v] = prog_build(&s->pc, "sg_copy.cl", opts, &log, err, sizeof(err));
 		if (p->prog[v])
@@ -178,15 +163,15 @@ static void plan_build(struct bench_session *s, const struct sgc_opts *o, struct
 			free(log);
 			continue;
 		}
-		prog_kernel_res(&s->pc, p->k[v], o->wg, log, &p->res[v]);
+		prog_kernel_res(&s->pc, p->k[v], o->cli.wg, log, &p->res[v]);
 		json_object_set_new(ks, sgc_names[v], prog_kernel_res_json("sg_copy.cl", sgc_kernels[v],
 									    opts, &p->res[v]));
 		free(log);
 		if (v != SGC_GATHER && p->res[v].max_sg_for_local &&
-		    o->wg % p->res[v].max_sg_for_local) {
+		    o->cli.wg % p->res[v].max_sg_for_local) {
 			snprintf(err, sizeof(err), "the driver chose sub-group size %u and --wg %u is not "
 				 "a multiple of it: sub-groups would be partial", p->res[v].max_sg_for_local,
-				 o->wg);
+				 o->cli.wg);
 			p->skip[v] = strdup(err);
 		}
 	}
@@ -273,7 +258,7 @@ static json_t *sgc_params(const struct sgc_opts *o, const struct sgc_plan *p, in
 	json_object_set_new(pa, "variant", json_string(sgc_names[v]));
 	json_object_set_new(pa, "bytes", json_integer((json_int_t)bytes));
 	json_object_set_new(pa, "n_ints", json_integer((json_int_t)(bytes / 4)));
-	json_object_set_new(pa, "wg_size", json_integer(o->wg));
+	json_object_set_new(pa, "wg_size", json_integer(o->cli.wg));
 	json_object_set_new(pa, "global", json_integer((json_int_t)global));
 	sgb_params(pa, &p->c);
 	json_object_set_new(pa, "sg_size_kernel", seen ? json_integer(seen) : json_null());
@@ -292,7 +277,7 @@ static void sgc_point(struct bench_session *s, const struct sgc_opts *o, const s
 	double *t = calloc(2 * (size_t)reps, sizeof(double));
 	char err[4096] = "";
 	struct stats st;
-	struct time_launch l = { p->k[v], global, o->wg };
+	struct time_launch l = { p->k[v], global, o->cli.wg };
 	bool ok;
 
 	r->pt = point_new();
@@ -304,7 +289,7 @@ static void sgc_point(struct bench_session *s, const struct sgc_opts *o, const s
 		free(t);
 		return;
 	}
-	ok = sgc_validate(s, p, b, v, bytes, global, o->wg, &seen, err, sizeof(err));
+	ok = sgc_validate(s, p, b, v, bytes, global, o->cli.wg, &seen, err, sizeof(err));
 	json_object_set_new(r->pt, "params", sgc_params(o, p, v, bytes, global, seen, seed));
 	if (ok) {
 		json_object_set_new(r->pt, "validated", json_true());
@@ -325,10 +310,10 @@ static void sgc_point(struct bench_session *s, const struct sgc_opts *o, const s
 		json_object_set_new(r->pt, "metrics", m);
 	}
 	r->ok = ok;
-	point_set_status(r->pt, ok ? "ok" : "failed", ok ? wg_note(o->wg, &p->res[v], err, sizeof(err)) : err);
+	point_set_status(r->pt, ok ? "ok" : "failed", ok ? wg_note(o->cli.wg, &p->res[v], err, sizeof(err)) : err);
 	struct occ_result mr;
-	json_object_set_new(r->pt, "model", session_model(s, &p->res[v], o->wg, seen ? seen : p->c.width,
-							  false, global / o->wg, &mr));
+	json_object_set_new(r->pt, "model", session_model(s, &p->res[v], o->cli.wg, seen ? seen : p->c.width,
+							  false, global / o->cli.wg, &mr));
 	free(t);
 }
 
@@ -348,7 +333,7 @@ static void sgc_row(struct table *t, const struct sgc_opts *o, const struct sgc_
 	snprintf(c[2], 48, "%s", sgc_names[v]);
 	snprintf(c[3], 48, "%s", sgb_name(p->c.backend));
 	snprintf(c[4], 48, p->c.width ? "%u" : "driver", p->c.width);
-	snprintf(c[5], 48, "%u", o->wg);
+	snprintf(c[5], 48, "%u", o->cli.wg);
 	snprintf(c[6], 48, "%s", model_occupancy_cell(json_object_get(r->pt, "model")));
 	snprintf(c[7], 48, r->ok ? "%.2f" : "-", r->median / 1e3);
 	snprintf(c[8], 48, r->ok ? "%.1f" : "-", r->cv);
@@ -413,15 +398,15 @@ int sg_copy_main(int argc, char **argv)
 	plan_limits(&s, &o, &p);
 	plan_build(&s, &o, &p);
 	json_object_set_new(s.doc, "sub_groups", sgb_report_json(s.dev, &p.c));
-	if (!o.seed_given)
-		o.seed = check_fresh_seed() & INT64_MAX; /* stored as a JSON integer */
+	if (!o.cli.seed_given)
+		o.cli.seed = check_fresh_seed() & INT64_MAX; /* stored as a JSON integer */
 	alloc_bufs(&s, p.max_bytes, &b);
 	table_init(&t, SGC_NCOLS, sgc_head);
 	for (size_t i = 0; i < o.sizes.n; i++) {
 		char label[64];
 		snprintf(label, sizeof(label), "size=%llu", (unsigned long long)o.sizes.v[i]);
 		session_progress(&s, i, o.sizes.n, label);
-		sgc_size(&s, &o, &p, &b, o.sizes.v[i], (o.seed + i) & INT64_MAX, &t);
+		sgc_size(&s, &o, &p, &b, o.sizes.v[i], (o.cli.seed + i) & INT64_MAX, &t);
 	}
 	session_progress(&s, o.sizes.n, o.sizes.n, "");
 	if (!co.quiet) {

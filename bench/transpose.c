@@ -22,14 +22,9 @@ static const char *const tr_kernels[TR_NVAR] = { "transpose_bcast", "transpose_s
 						 "transpose_naive" };
 
 struct tr_opts {
-	const char *backend;
+	struct sg_cli cli;       /* --sg-backend, --wg, --sg, --seed */
 	struct range n;
-	unsigned wg;
-	unsigned sg;             /* 0: auto */
-	bool sg_given;
 	bool variant[TR_NVAR];
-	uint64_t seed;
-	bool seed_given;
 };
 
 struct tr_plan {
@@ -86,39 +81,29 @@ void transpose_usage(FILE *f)
 
 static void parse_args(int argc, char **argv, struct tr_opts *o, struct common_opts *co)
 {
-	enum { O_BACKEND = OPT_BENCH_BASE, O_N, O_VARIANT, O_WG, O_SG, O_SEED };
+	enum { O_N = OPT_BENCH_BASE, O_VARIANT };
 	static const struct option lo[] = {
 		COMMON_LONGOPTS,
-		{ "sg-backend", required_argument, NULL, O_BACKEND },
+		SG_CLI_LONGOPTS,
 		{ "n", required_argument, NULL, O_N },
 		{ "variant", required_argument, NULL, O_VARIANT },
-		{ "wg", required_argument, NULL, O_WG },
-		{ "sg", required_argument, NULL, O_SG },
-		{ "seed", required_argument, NULL, O_SEED },
 		{ 0 } };
 	int c;
 
 	memset(o, 0, sizeof(*o));
-	o->wg = 256;
+	sg_cli_defaults(&o->cli, 256);
 	for (size_t i = 0; i < TR_NVAR; i++)
 		o->variant[i] = true;
 	common_defaults(co);
 	while ((c = getopt_long(argc, argv, "+:", lo, NULL)) != -1) {
-		if (common_opt(co, c, optarg))
+		if (common_opt(co, c, optarg) || sg_cli_opt(&o->cli, c, optarg))
 			continue;
 		switch (c) {
-		case O_BACKEND: o->backend = optarg; break;
 		case O_N:
 			range_free(&o->n);
 			opt_range("n", optarg, 16, 65536, &o->n);
 			break;
 		case O_VARIANT: opt_names("variant", optarg, tr_names, TR_NVAR, o->variant); break;
-		case O_WG: o->wg = (unsigned)opt_u64("wg", optarg, 1, 1u << 20); break;
-		case O_SG:
-			o->sg_given = true;
-			o->sg = strcmp(optarg, "auto") == 0 ? 0 : (unsigned)opt_u64("sg", optarg, 1, 1024);
-			break;
-		case O_SEED: o->seed = opt_u64("seed", optarg, 0, INT64_MAX); o->seed_given = true; break;
 		case 'h': transpose_usage(stdout); exit(EXIT_OK);
 		default: opt_reject(c, argv);
 		}
@@ -139,15 +124,15 @@ static void plan_limits(const struct bench_session *s, const struct tr_opts *o, 
 	char err[1024];
 	uint64_t bytes;
 
-	if (!sgb_select(d, o->backend, &p->c, err, sizeof(err)) ||
-	    !sgb_set_width(d, &p->c, o->sg_given, o->sg, 16, err, sizeof(err)))
+	if (!sgb_select(d, o->cli.backend, &p->c, err, sizeof(err)) ||
+	    !sgb_set_width(d, &p->c, o->cli.sg_given, o->cli.sg, 16, err, sizeof(err)))
 		usage_error("%s", err);
-	if (o->wg > d->max_wg || o->wg > d->max_item_sizes[0])
-		usage_error("--wg %u exceeds the work-group limit of '%s': allowed 1..%zu", o->wg,
+	if (o->cli.wg > d->max_wg || o->cli.wg > d->max_item_sizes[0])
+		usage_error("--wg %u exceeds the work-group limit of '%s': allowed 1..%zu", o->cli.wg,
 			    d->name, d->max_wg < d->max_item_sizes[0] ? d->max_wg : d->max_item_sizes[0]);
-	if (p->c.width && o->wg % p->c.width)
+	if (p->c.width && o->cli.wg % p->c.width)
 		usage_error("--wg %u is not a multiple of the sub-group width %u (%s backend): "
-			    "sub-groups must be full", o->wg, p->c.width, sgb_name(p->c.backend));
+			    "sub-groups must be full", o->cli.wg, p->c.width, sgb_name(p->c.backend));
 	for (size_t i = 0; i < o->n.n; i++)
 		p->max_n = o->n.v[i] > p->max_n ? o->n.v[i] : p->max_n;
 	bytes = p->max_n * p->max_n * 4;
@@ -168,7 +153,7 @@ static cl_program tr_build(struct bench_session *s, const struct tr_opts *o, str
 {
 	char opts[512], err[16384];
 	char *log = NULL;
-	int off = sgb_build_options(s->dev, &p->c, o->wg, opts, sizeof(opts));
+	int off = sgb_build_options(s->dev, &p->c, o->cli.wg, opts, sizeof(opts));
 	cl_program prog;
 
 	snprintf(opts + off, sizeof(opts) - (size_t)off, " -DTR_SG=%d", sg);
@@ -183,7 +168,7 @@ static cl_program tr_build(struct bench_session *s, const struct tr_opts *o, str
 			p->fail[v] = strdup(err);
 			continue;
 		}
-		prog_kernel_res(&s->pc, p->k[v], sg ? o->wg : 256, log, &p->res[v]);
+		prog_kernel_res(&s->pc, p->k[v], sg ? o->cli.wg : 256, log, &p->res[v]);
 		json_object_set_new(ks, tr_names[v], prog_kernel_res_json("transpose.cl", tr_kernels[v],
 									   opts, &p->res[v]));
 	}
@@ -262,8 +247,8 @@ static struct tr_launch tr_shape(const struct tr_opts *o, const struct tr_plan *
 		return (struct tr_launch){ p->k[v], 1, { w, 1 }, { w, 1 } };
 	case TR_SHUFFLE:
 	case TR_BCAST:
-		return (struct tr_launch){ p->k[v], 1, { (size_t)((items + o->wg - 1) / o->wg * o->wg), 1 },
-					   { o->wg, 1 } };
+		return (struct tr_launch){ p->k[v], 1, { (size_t)((items + o->cli.wg - 1) / o->cli.wg * o->cli.wg), 1 },
+					   { o->cli.wg, 1 } };
 	case TR_LOCAL:
 		return (struct tr_launch){ p->k[v], 2, { (size_t)((n + 31) / 32 * 32), (size_t)((n + 31) / 32 * 8) },
 					   { 32, 8 } };
@@ -530,8 +515,8 @@ int transpose_main(int argc, char **argv)
 	plan_limits(&s, &o, &p);
 	plan_build(&s, &o, &p);
 	json_object_set_new(s.doc, "sub_groups", sgb_report_json(s.dev, &p.c));
-	if (!o.seed_given)
-		o.seed = check_fresh_seed() & INT64_MAX; /* stored as a JSON integer */
+	if (!o.cli.seed_given)
+		o.cli.seed = check_fresh_seed() & INT64_MAX; /* stored as a JSON integer */
 	alloc_bufs(&s, any_n ? p.max_n : 16, &b);
 	table_init(&t, TR_NCOLS, tr_head);
 	if (o.variant[TR_GUIDE16])
@@ -540,7 +525,7 @@ int transpose_main(int argc, char **argv)
 		char label[64];
 		snprintf(label, sizeof(label), "n=%llu", (unsigned long long)o.n.v[i]);
 		session_progress(&s, i, o.n.n, label);
-		tr_size(&s, &o, &p, &b, o.n.v[i], (o.seed + i) & INT64_MAX, false, &t);
+		tr_size(&s, &o, &p, &b, o.n.v[i], (o.cli.seed + i) & INT64_MAX, false, &t);
 	}
 	session_progress(&s, o.n.n, o.n.n, "");
 	if (!co.quiet) {

@@ -28,18 +28,27 @@ __kernel void chase(__global const uint *buf, __global uint *state, uint loads)
 	state[g] = idx;
 }
 
+/*
+ * One checked lap through `mem` (global or local: OpenCL C 1.2 has no generic
+ * address space): state[0] the index reached, state[1] the returns to the
+ * start, state[2] the sum of the indices visited.
+ */
+#define CHASE_CHECK_LAP(mem)                                                  \
+	do {                                                                  \
+		uint start = state[0], idx = start, returns = 0, sum = 0;     \
+		for (uint j = 0; j < loads; j++) {                            \
+			idx = (mem)[idx];                                     \
+			sum += idx;                                           \
+			returns += idx == start;                              \
+		}                                                             \
+		state[0] = idx;                                               \
+		state[1] = returns;                                           \
+		state[2] = sum;                                               \
+	} while (0)
+
 __kernel void chase_check(__global const uint *buf, __global uint *state, uint loads)
 {
-	uint start = state[0], idx = start, returns = 0, sum = 0;
-
-	for (uint j = 0; j < loads; j++) {
-		idx = buf[idx];
-		sum += idx;
-		returns += idx == start;
-	}
-	state[0] = idx;
-	state[1] = returns;
-	state[2] = sum;
+	CHASE_CHECK_LAP(buf);
 }
 
 static inline void chase_local_copy(__global const uint *src, __local uint *lbuf, uint n)
@@ -65,15 +74,6 @@ __kernel void chase_local_check(__global const uint *src, __global uint *state, 
 				uint loads, __local uint *lbuf)
 {
 	chase_local_copy(src, lbuf, n);
-	if (get_local_id(0) != 0)
-		return;
-	uint start = state[0], idx = start, returns = 0, sum = 0;
-	for (uint j = 0; j < loads; j++) {
-		idx = lbuf[idx];
-		sum += idx;
-		returns += idx == start;
-	}
-	state[0] = idx;
-	state[1] = returns;
-	state[2] = sum;
+	if (get_local_id(0) == 0)
+		CHASE_CHECK_LAP(lbuf);
 }

@@ -139,7 +139,6 @@ static bool parse_item(const char *item, const char *whole, uint64_t min, uint64
 	const char *colon = strchr(item, ':');
 	uint64_t a, b, step = 1;
 	bool geometric = false;
-	char buf[64];
 
 	if (!dots) {
 		if (colon)
@@ -150,12 +149,9 @@ static bool parse_item(const char *item, const char *whole, uint64_t min, uint64
 	}
 	if (colon && colon < dots)
 		goto bad;
-	snprintf(buf, sizeof(buf), "%.*s", (int)(dots - item), item);
-	if (!parse_num(buf, strlen(buf), sizes, &a))
-		goto bad;
 	const char *bend = colon ? colon : item + strlen(item);
-	snprintf(buf, sizeof(buf), "%.*s", (int)(bend - dots - 2), dots + 2);
-	if (!parse_num(buf, strlen(buf), sizes, &b))
+	if (!parse_num(item, (size_t)(dots - item), sizes, &a) ||
+	    !parse_num(dots + 2, (size_t)(bend - dots - 2), sizes, &b))
 		goto bad;
 	if (colon) {
 		const char *st = colon + 1;

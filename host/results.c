@@ -167,13 +167,15 @@ bool res_write_json(struct res_out *o, const json_t *doc, char *err, size_t errl
 		return false;
 	}
 	size_t n = strlen(s);
-	s[n] = '\0';
-	char *withnl = realloc(s, n + 2);
-	if (withnl) {
-		s = withnl;
-		s[n++] = '\n';
-		s[n] = '\0';
+	char *text = realloc(s, n + 2);   /* room for the final newline */
+	if (!text) {
+		free(s);
+		snprintf(err, errlen, "out of memory writing the results document");
+		res_out_abort(o);
+		return false;
 	}
+	s = text;
+	s[n++] = '\n';
 	ok = res_out_commit(o, s, n, err, errlen);
 	free(s);
 	return ok;

@@ -31,7 +31,6 @@ struct common_opts {
 	const char *csv_path;    /* --csv FILE */
 	const char *kernels_dir; /* --kernels DIR */
 	bool quiet;              /* --quiet: no table */
-	bool list;               /* unused by most */
 };
 
 /* getopt_long entries for the common options; ids start at 0x1000. */

@@ -35,7 +35,6 @@ static const struct {
 };
 #undef E
 
-static char last_error[512];
 static cl_int last_code = CL_SUCCESS;
 
 const char *cl_err_name(cl_int err)
@@ -49,19 +48,11 @@ const char *cl_err_name(cl_int err)
 	return unknown;
 }
 
-bool cl_check_at(cl_int err, const char *call, const char *file, int line)
+bool cl_record(cl_int err)
 {
-	if (err == CL_SUCCESS)
-		return true;
-	last_code = err;
-	snprintf(last_error, sizeof(last_error), "%s: %s (%s:%d)", call, cl_err_name(err), file,
-		 line);
-	return false;
-}
-
-const char *cl_last_error(void)
-{
-	return last_error[0] ? last_error : "no OpenCL error recorded";
+	if (err != CL_SUCCESS)
+		last_code = err;
+	return err == CL_SUCCESS;
 }
 
 cl_int cl_last_code(void)
@@ -72,5 +63,4 @@ cl_int cl_last_code(void)
 void cl_clear_last(void)
 {
 	last_code = CL_SUCCESS;
-	last_error[0] = '\0';
 }

@@ -62,16 +62,6 @@ void prog_ctx_release(struct prog_ctx *c)
 	c->ctx = NULL;
 }
 
-const char *const *prog_builtin_names(size_t *n)
-{
-	static const char *names[64];
-
-	*n = kernel_files_count < 64 ? kernel_files_count : 64;
-	for (size_t i = 0; i < *n; i++)
-		names[i] = kernel_files[i].name;
-	return names;
-}
-
 /* The raw text of one file, from a folder or the built-in copies. */
 static char *load_file(const char *dir, const char *name, char *err, size_t errlen)
 {

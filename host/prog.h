@@ -72,7 +72,4 @@ json_t *prog_kernel_res_json(const char *file, const char *kname, const char *op
 cl_mem prog_buffer(const struct prog_ctx *c, cl_mem_flags flags, size_t bytes, char *err,
 		   size_t errlen);
 
-/* The names of the built-in kernel files, for `bench list --kernels`. */
-const char *const *prog_builtin_names(size_t *n);
-
 #endif

@@ -2,7 +2,7 @@
 #ifndef BENCH_ATOMICS_HOST_H
 #define BENCH_ATOMICS_HOST_H
 
-#include "bench.h"
+#include "compat.h"
 
 /* Contention patterns; the first five match PAT_* in kernels/atomics.cl. */
 enum at_pattern {

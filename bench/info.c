@@ -1,5 +1,5 @@
 /* bench info: the OpenCL devices found, as text or JSON. */
-#include "bench.h"
+#include "compat.h"
 #include "subcommands.h"
 
 #include <stdlib.h>

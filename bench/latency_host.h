@@ -2,7 +2,7 @@
 #ifndef BENCH_LATENCY_HOST_H
 #define BENCH_LATENCY_HOST_H
 
-#include "bench.h"
+#include "compat.h"
 #include "chase.h"
 
 enum lat_chases { LAT_SINGLE = 1, LAT_PER_CU = 2, LAT_BOTH = 3 };

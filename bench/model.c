@@ -2,7 +2,7 @@
  * bench model: the analytic occupancy model (host/occ.h) as the published tables,
  * for a device of the table or the live one. No kernel runs.
  */
-#include "bench.h"
+#include "compat.h"
 #include "occ.h"
 #include "subcommands.h"
 

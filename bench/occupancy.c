@@ -4,7 +4,7 @@
  * (--waves) the time of a fixed amount of work per group against the number
  * of groups, whose steps show where the device runs out of room.
  */
-#include "bench.h"
+#include "compat.h"
 #include "check.h"
 #include "occupancy_host.h"
 #include "subcommands.h"

@@ -2,7 +2,7 @@
 #ifndef BENCH_OCCUPANCY_HOST_H
 #define BENCH_OCCUPANCY_HOST_H
 
-#include "bench.h"
+#include "compat.h"
 
 struct occ_opts {
 	struct range wg, sg, slm, groups;  /* sg empty: auto; groups: --waves sweep */

@@ -4,7 +4,7 @@
  * strided, and sub-group block reads/writes of 8-vectors, each validated and
  * timed beside clEnqueueCopyBuffer of the same bytes (the copy ceiling).
  */
-#include "bench.h"
+#include "compat.h"
 #include "check.h"
 #include "sgb.h"
 #include "stats.h"

@@ -4,7 +4,7 @@
  * them, checked for consistency (ids contiguous, sizes adding up, only the
  * last sub-group partial), never assumed.
  */
-#include "bench.h"
+#include "compat.h"
 #include "check.h"
 #include "sgb.h"
 #include "subcommands.h"

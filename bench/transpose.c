@@ -4,7 +4,7 @@
  * and the guide's broadcasts), a local-memory tiled transpose and a naive one,
  * each validated and timed beside clEnqueueCopyBuffer of the same bytes.
  */
-#include "bench.h"
+#include "compat.h"
 #include "check.h"
 #include "sgb.h"
 #include "stats.h"

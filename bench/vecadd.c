@@ -4,115 +4,466 @@
  * and timed with profiling events beside a copy ceiling of the same bytes.
  */
 #include "bench.h"
-#include "subcommands.h"
-#include "timing.h"
-#include "vecadd_host.h"
+#include "check.h"
 
-#include <inttypes.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-void vecadd_usage(FILE *f)
+struct vecadd_opts {
+	unsigned variant;        /* 1..4 */
+	struct range groups;     /* work-groups per launch (variants 2-4) */
+	unsigned wg;             /* --wg, 0 = variant default */
+	unsigned sg;             /* --sg N, 0 = auto */
+	unsigned iter;
+	uint64_t slice;          /* elements per group, 0 = default */
+	uint64_t n;              /* total elements, 0 = default */
+	uint64_t seed;
+	bool sg_given, iter_given, seed_given;
+};
+
+/* What the run resolves once for the device. */
+struct vecadd_state {
+	unsigned wg;             /* work-group size, 0: driver's choice (variant 1) */
+	unsigned sg_req;         /* required sub-group size, 0: none */
+	const char *sg_note;     /* why none was required where one was wanted */
+	char wg_note[160];       /* a work-group above CL_KERNEL_WORK_GROUP_SIZE that ran */
+	uint64_t max_n;          /* largest problem of the sweep */
+	cl_program prog;
+	cl_kernel k;
+	char *build_log;
+	struct kernel_res res;
+	cl_mem a, b, out, info, scratch;
+	uint32_t *ha, *hb, *hout, *href;
+};
+
+/* One point's parameters: what was asked and what the launch really ran with. */
+struct vecadd_params {
+	unsigned variant, wg, iter;
+	uint64_t groups, n, slice, seed;
+	bool wg_by_driver, barrier;
+	unsigned sg_req, sg_compiled, sg_kernel, simd;
+	const char *simd_source;
+};
+
+/* The kernel's counts per launch (kernels/vecadd.cl states them). */
+static double vecadd_bytes(uint64_t n)
 {
-	fprintf(f,
-		"usage: bench vecadd [options]\n"
-		"  --variant N     1: one work-item per element, local size left to the driver\n"
-		"                  2: work-groups of 512 (or the device maximum), sub-group 32 where it\n"
-		"                     can be required, each group adding its own slice (default)\n"
-		"                  3: as 2 with --wg, --sg and --iter set by the user\n"
-		"                  4: as 3 with barriers at the start and the end\n"
-		"  --groups RANGE  work-groups per launch, e.g. 1..48, 1..48:4, 1,2,4,8..16, 32..1024:x2\n"
-		"                  (variants 2-4; default 1..48)\n"
-		"  --wg N          work-group size (variants 3-4; default 256)\n"
-		"  --sg N|auto     required sub-group size (cl_intel_required_subgroup_size);\n"
-		"                  auto leaves it to the driver (default: 32 where possible for\n"
-		"                  variant 2, auto for 3-4)\n"
-		"  --iter N        dependent xorshift rounds per element (default 0 for 1-2, 1000 for 3-4)\n"
-		"  --slice N       elements per work-group (variants 2-4; default 65536 for 2, 4 x wg\n"
-		"                  for 3-4); sizes take K/M/G/Ki/Mi/Gi suffixes\n"
-		"  --n N           total elements: variant 1's problem (default 16Mi); for 2-4 it\n"
-		"                  overrides --slice with ceil(N / groups). Streaming: --n 256Mi is\n"
-		"                  1 GiB per buffer\n"
-		"  --seed N        random seed for the inputs (default: fresh from the system)\n"
-		COMMON_USAGE);
+	return 12.0 * (double)n;
 }
 
-static void parse_sg(struct vecadd_opts *v, const char *arg)
+static double vecadd_ops(uint64_t n, unsigned iter)
 {
-	if (strcmp(arg, "auto") == 0) {
-		v->sg_auto = true;
-		v->sg = 0;
-		return;
-	}
-	v->sg = (unsigned)opt_u64("sg", arg, 1, 1024);
-	v->sg_auto = false;
+	return (double)n * (1.0 + 4.0 * iter);
 }
 
-static void parse_args(int argc, char **argv, struct vecadd_opts *v, struct common_opts *co)
+/* Host reference of one element: mix^iter(a + b), as the kernel computes it. */
+static uint32_t vecadd_ref(uint32_t a, uint32_t b, unsigned iter)
 {
-	enum { O_VARIANT = OPT_BENCH_BASE, O_GROUPS, O_WG, O_SG, O_ITER, O_SLICE, O_N, O_SEED };
-	static const struct option lo[] = {
-		COMMON_LONGOPTS,
-		{ "variant", required_argument, NULL, O_VARIANT },
-		{ "groups", required_argument, NULL, O_GROUPS },
-		{ "wg", required_argument, NULL, O_WG },
-		{ "sg", required_argument, NULL, O_SG },
-		{ "iter", required_argument, NULL, O_ITER },
-		{ "slice", required_argument, NULL, O_SLICE },
-		{ "n", required_argument, NULL, O_N },
-		{ "seed", required_argument, NULL, O_SEED },
-		{ 0 } };
-	bool have_groups = false;
-	int c;
+	uint32_t v = a + b;
 
-	memset(v, 0, sizeof(*v));
-	v->variant = 2;
-	common_defaults(co);
-	while ((c = getopt_long(argc, argv, "+:", lo, NULL)) != -1) {
-		if (common_opt(co, c, optarg))
-			continue;
-		switch (c) {
-		case O_VARIANT: v->variant = (unsigned)opt_u64("variant", optarg, 1, 4); break;
-		case O_GROUPS:
-			range_free(&v->groups);
-			opt_range("groups", optarg, 1, 1u << 24, &v->groups);
-			have_groups = true;
-			break;
-		case O_WG: v->wg = (unsigned)opt_u64("wg", optarg, 1, 1u << 20); break;
-		case O_SG: parse_sg(v, optarg); v->sg_given = true; break;
-		case O_ITER: v->iter = (unsigned)opt_u64("iter", optarg, 0, 1u << 24); v->iter_given = true; break;
-		case O_SLICE: v->slice = opt_size("slice", optarg, 1, 1ull << 36); break;
-		case O_N: v->n = opt_size("n", optarg, 1, 1ull << 40); break;
-		case O_SEED: v->seed = opt_u64("seed", optarg, 0, UINT64_MAX); v->seed_given = true; break;
-		case 'h': vecadd_usage(stdout); exit(EXIT_OK);
-		default: opt_reject(c, argv);
-		}
+	for (unsigned j = 0; j < iter; j++) {
+		v ^= v << 13;
+		v ^= v >> 17;
+		v ^= v << 5;
+		v += j;
 	}
-	if (optind < argc)
-		usage_error("unexpected argument '%s'", argv[optind]);
+	return v;
+}
+
+/* ---- options ---- */
+
+#define VO(f) offsetof(struct vecadd_opts, f)
+static const struct cli_opt vecadd_cli[] = {
+	{ "variant", "N", CLI_UINT, VO(variant), 1, 4,
+	  .help = "1: one work-item per element, local size left to the driver\n"
+		  "2: work-groups of 512 (or the device maximum), sub-group 32 where it\n"
+		  "   can be required, each group adding its own slice (default)\n"
+		  "3: as 2 with --wg, --sg and --iter set by the user\n"
+		  "4: as 3 with barriers at the start and the end" },
+	{ "groups", "RANGE", CLI_RANGE, VO(groups), 1, 1u << 24,
+	  .help = "work-groups per launch, e.g. 1..48, 1..48:4, 1,2,4,8..16, 32..1024:x2\n"
+		  "(variants 2-4; default 1..48)" },
+	{ "wg", "N", CLI_UINT, VO(wg), 1, 1u << 20, .help = "work-group size (variants 3-4; default 256)" },
+	{ "sg", "N|auto", CLI_SG, VO(sg),
+	  .help = "required sub-group size (cl_intel_required_subgroup_size);\n"
+		  "auto leaves it to the driver (default: 32 where possible for\n"
+		  "variant 2, auto for 3-4)" },
+	{ "iter", "N", CLI_UINT, VO(iter), 0, 1u << 24,
+	  .help = "dependent xorshift rounds per element (default 0 for 1-2, 1000 for 3-4)" },
+	{ "slice", "N", CLI_SIZE, VO(slice), 1, 1ull << 36,
+	  .help = "elements per work-group (variants 2-4; default 65536 for 2, 4 x wg\n"
+		  "for 3-4); sizes take K/M/G/Ki/Mi/Gi suffixes" },
+	{ "n", "N", CLI_SIZE, VO(n), 1, 1ull << 40,
+	  .help = "total elements: variant 1's problem (default 16Mi); for 2-4 it\n"
+		  "overrides --slice with ceil(N / groups). Streaming: --n 256Mi is\n"
+		  "1 GiB per buffer" },
+	{ "seed", "N", CLI_U64, VO(seed), 0, UINT64_MAX,
+	  .help = "random seed for the inputs (default: fresh from the system)" },
+	{ 0 } };
+
+static void vecadd_defaults(void *opts)
+{
+	((struct vecadd_opts *)opts)->variant = 2;
+}
+
+static void vecadd_check(void *opts, const struct cli_set *given)
+{
+	struct vecadd_opts *v = opts;
+	bool have_groups = cli_given(given, "groups");
+
+	v->sg_given = cli_given(given, "sg");
+	v->iter_given = cli_given(given, "iter");
+	v->seed_given = cli_given(given, "seed");
 	if (v->variant == 1 && (have_groups || v->wg || v->slice))
-		usage_error("--groups, --wg and --slice apply to variants 2-4; variant 1 takes --n");
+		cli_usage_error("--groups, --wg and --slice apply to variants 2-4; variant 1 takes --n");
 	if (v->variant == 2 && v->wg)
-		usage_error("--wg applies to variants 3-4 (variant 2 uses 512 or the device maximum)");
+		cli_usage_error("--wg applies to variants 3-4 (variant 2 uses 512 or the device maximum)");
 	if (!have_groups && v->variant != 1)
-		opt_range("groups", "1..48", 1, 48, &v->groups);
+		cli_range("groups", "1..48", 1, 48, &v->groups);
 	if (!v->iter_given)
 		v->iter = v->variant >= 3 ? 1000 : 0;
-	if (!v->sg_given)
-		v->sg_auto = v->variant != 2;
 }
 
-int vecadd_main(int argc, char **argv)
+/* ---- plan ---- */
+
+/* Elements and slice of the point with `groups` work-groups. */
+static void point_size(const struct vecadd_opts *v, uint64_t groups, uint64_t *n, uint64_t *slice)
 {
-	struct vecadd_opts v;
-	struct common_opts co;
-	struct bench_session s;
-	int rc;
-
-	parse_args(argc, argv, &v, &co);
-	session_open(&s, &co, "vecadd");
-	rc = vecadd_run(&s, &v);
-	range_free(&v.groups);
-	return rc;
+	if (v->variant == 1) {
+		*n = v->n ? v->n : 16ull << 20;
+		*slice = 0;
+	} else if (v->n) {
+		*n = v->n;
+		*slice = (v->n + groups - 1) / groups;
+	} else {
+		*slice = v->slice;
+		*n = groups * v->slice;
+	}
 }
+
+/* The sub-group request: explicit --sg must be honourable (exit 2 otherwise). */
+static void plan_sg(const struct dev_info *d, const struct vecadd_opts *v, struct vecadd_state *p)
+{
+	char sizes[128];
+
+	if (v->sg_given ? v->sg == 0 : v->variant != 2)
+		return;
+	if (!v->sg_given) {   /* variant 2's default: 32 where it can be required */
+		if (dev_can_require_sg(d, 32))
+			p->sg_req = 32;
+		else
+			p->sg_note = d->has_intel_reqd_sg
+					     ? "sub-group size 32 not required: the device does not list it"
+					     : "sub-group size 32 not required: no cl_intel_required_subgroup_size";
+		return;
+	}
+	if (!d->has_intel_reqd_sg)
+		cli_usage_error("--sg %u: '%s' cannot require a sub-group size (no "
+				"cl_intel_required_subgroup_size); use --sg auto", v->sg, d->name);
+	if (!dev_can_require_sg(d, v->sg))
+		cli_usage_error("--sg %u is not supported by '%s': supported sizes are %s", v->sg, d->name,
+				dev_sg_sizes_str(d, sizes, sizeof(sizes)));
+	p->sg_req = v->sg;
+}
+
+static void plan_wg(const struct dev_info *d, struct vecadd_opts *v, struct vecadd_state *p)
+{
+	if (v->variant == 1)
+		return;
+	if (v->variant == 2)
+		p->wg = d->max_wg < 512 ? (unsigned)d->max_wg : 512;
+	else
+		p->wg = v->wg ? v->wg : 256;
+	if (p->wg > d->max_wg)
+		cli_usage_error("--wg %u exceeds CL_DEVICE_MAX_WORK_GROUP_SIZE of '%s': allowed 1..%zu",
+				p->wg, d->name, d->max_wg);
+	if (p->wg > d->max_item_sizes[0])
+		cli_usage_error("--wg %u exceeds CL_DEVICE_MAX_WORK_ITEM_SIZES[0] of '%s': allowed 1..%zu",
+				p->wg, d->name, d->max_item_sizes[0]);
+	if (p->sg_req && p->wg % p->sg_req)
+		cli_usage_error("--wg %u is not a multiple of --sg %u", p->wg, p->sg_req);
+	if (!v->slice && !v->n)
+		v->slice = v->variant == 2 ? 65536 : 4ull * p->wg;
+}
+
+/* Problem sizes against the device's memory (exit 2 naming the limits). */
+static void plan_memory(const struct dev_info *d, const struct vecadd_opts *v, struct vecadd_state *p)
+{
+	for (size_t i = 0; i < (v->variant == 1 ? 1 : v->groups.n); i++) {
+		uint64_t n, slice;
+		point_size(v, v->variant == 1 ? 1 : v->groups.v[i], &n, &slice);
+		p->max_n = n > p->max_n ? n : p->max_n;
+	}
+	if (p->max_n > UINT64_MAX / 16)
+		cli_usage_error("problem of %llu elements is too large", (unsigned long long)p->max_n);
+	uint64_t buf = p->max_n * 4;
+	if (buf > d->max_alloc)
+		cli_usage_error("a buffer of %llu bytes (%llu elements) exceeds CL_DEVICE_MAX_MEM_ALLOC_SIZE "
+				"of '%s': at most %llu bytes (%llu elements)", (unsigned long long)buf,
+				(unsigned long long)p->max_n, d->name, (unsigned long long)d->max_alloc,
+				(unsigned long long)(d->max_alloc / 4));
+	if (4 * buf > d->global_mem)
+		cli_usage_error("4 buffers of %llu bytes (a, b, out, copy target) exceed the global memory "
+				"of '%s': %llu bytes in all", (unsigned long long)buf, d->name,
+				(unsigned long long)d->global_mem);
+}
+
+static void plan_build(struct bench_run *r, const struct vecadd_opts *v, struct vecadd_state *p)
+{
+	char opts[512];
+	int off = snprintf(opts, sizeof(opts), "-DVARIANT=%u -DBARRIER=%d", v->variant,
+			   v->variant == 4);
+
+	prog_sg_options(r->dev, p->sg_req, opts + off, sizeof(opts) - (size_t)off);
+	p->k = bench_build(r, "vecadd.cl", "vecadd", opts, &p->prog, &p->build_log);
+	prog_kernel_res(&r->pc, p->k, p->wg, p->build_log, &p->res);
+	json_object_set_new(r->doc, "kernel", prog_kernel_res_json("vecadd.cl", "vecadd", opts, &p->res));
+	/* above CL_KERNEL_WORK_GROUP_SIZE the first launch decides (bench_launch_once) */
+	if (p->wg && !bench_wg_note(p->wg, &p->res, p->wg_note, sizeof(p->wg_note)))
+		p->wg_note[0] = '\0';
+}
+
+static void alloc_bufs(struct bench_run *r, struct vecadd_state *p)
+{
+	size_t bytes = (size_t)p->max_n * 4;
+
+	p->a = bench_buffer(r, CL_MEM_READ_ONLY, bytes);
+	p->b = bench_buffer(r, CL_MEM_READ_ONLY, bytes);
+	p->out = bench_buffer(r, CL_MEM_READ_WRITE, bytes);
+	p->scratch = bench_buffer(r, CL_MEM_READ_WRITE, bytes);
+	p->info = bench_buffer(r, CL_MEM_READ_WRITE, 16);
+	p->ha = bench_alloc(bytes);
+	p->hb = bench_alloc(bytes);
+	p->hout = bench_alloc(bytes);
+	p->href = bench_alloc(bytes);
+}
+
+static size_t vecadd_plan(struct bench_run *r)
+{
+	struct vecadd_opts *v = r->opts;
+	struct vecadd_state *p = bench_alloc(sizeof(*p));
+
+	memset(p, 0, sizeof(*p));
+	r->state = p;
+	plan_sg(r->dev, v, p);
+	plan_wg(r->dev, v, p);
+	plan_memory(r->dev, v, p);
+	plan_build(r, v, p);
+	if (!v->seed_given)
+		v->seed = check_fresh_seed();
+	alloc_bufs(r, p);
+	return v->variant == 1 ? 1 : v->groups.n;
+}
+
+static void vecadd_teardown(struct bench_run *r)
+{
+	struct vecadd_state *p = r->state;
+	cl_mem m[] = { p->a, p->b, p->out, p->info, p->scratch };
+
+	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++)
+		if (m[i])
+			clReleaseMemObject(m[i]);
+	free(p->ha);
+	free(p->hb);
+	free(p->hout);
+	free(p->href);
+	free(p->build_log);
+	clReleaseKernel(p->k);
+	clReleaseProgram(p->prog);
+	free(p);
+	range_free(&((struct vecadd_opts *)r->opts)->groups);
+}
+
+/* ---- one point ---- */
+
+static bool upload(struct bench_run *r, struct vecadd_state *p, const struct vecadd_params *a,
+		   char *err, size_t len)
+{
+	size_t bytes = (size_t)a->n * 4;
+
+	check_fill_random(p->ha, a->n, a->seed);
+	check_fill_random(p->hb, a->n, a->seed ^ 0x5bd1e995ull);
+	for (uint64_t k = 0; k < a->n; k++)
+		p->href[k] = vecadd_ref(p->ha[k], p->hb[k], a->iter);
+	cl_ulong cn = a->n, cs = a->slice;
+	cl_uint ci = a->iter;
+	return CL_CHECK(clEnqueueWriteBuffer(r->pc.q, p->a, CL_TRUE, 0, bytes, p->ha, 0, NULL, NULL), err, len) &&
+	       CL_CHECK(clEnqueueWriteBuffer(r->pc.q, p->b, CL_TRUE, 0, bytes, p->hb, 0, NULL, NULL), err, len) &&
+	       CL_CHECK(check_poison(r->pc.q, p->out, bytes), err, len) &&
+	       CL_CHECK(check_poison(r->pc.q, p->info, 16), err, len) &&
+	       PROG_SET_ARGS(p->k, err, len, PROG_ARG(p->a), PROG_ARG(p->b), PROG_ARG(p->out),
+			     PROG_ARG(cn), PROG_ARG(cs), PROG_ARG(ci), PROG_ARG(p->info));
+}
+
+/* Checks the output and what the kernel recorded of its own launch. */
+static bool validate(struct bench_run *r, struct vecadd_state *p, struct vecadd_params *a,
+		     char *err, size_t len)
+{
+	cl_uint info[4];
+
+	if (!CL_CHECK(clEnqueueReadBuffer(r->pc.q, p->out, CL_TRUE, 0, (size_t)a->n * 4, p->hout, 0,
+					  NULL, NULL), err, len) ||
+	    !CL_CHECK(clEnqueueReadBuffer(r->pc.q, p->info, CL_TRUE, 0, sizeof(info), info, 0, NULL,
+					  NULL), err, len))
+		return false;
+	if (check_compare_u32(p->hout, p->href, a->n, err, len))
+		return false;
+	if ((p->wg && info[0] != p->wg) || (a->groups && info[1] != a->groups)) {
+		snprintf(err, len, "the kernel saw local size %u and %u groups, launched with %u and %llu",
+			 info[0], info[1], p->wg, (unsigned long long)a->groups);
+		return false;
+	}
+	a->wg = info[0];
+	a->groups = info[1];
+	a->sg_kernel = info[2];
+	if (p->sg_req && (info[2] != p->sg_req || (p->res.compiled_sg && p->res.compiled_sg != p->sg_req))) {
+		snprintf(err, len, "required sub-group size %u, but the compiler reports %u and the kernel "
+			 "ran with %u", p->sg_req, p->res.compiled_sg, info[2]);
+		return false;
+	}
+	return true;
+}
+
+/* SIMD width the launch ran with and where that figure comes from. */
+static void point_simd(const struct bench_run *r, const struct vecadd_state *p, struct vecadd_params *a)
+{
+	if (a->sg_kernel) {
+		a->simd = a->sg_kernel;
+		a->simd_source = p->sg_req ? "required, read back in the kernel"
+					   : "chosen by the driver, read back in the kernel";
+	} else if (r->dev->nv_warp_size) {
+		a->simd = r->dev->nv_warp_size;
+		a->simd_source = "warp size (CL_DEVICE_WARP_SIZE_NV)";
+	} else {
+		a->simd = 0;
+		a->simd_source = "unknown: the device offers no sub-groups";
+	}
+}
+
+static void vecadd_point(struct bench_run *r, struct bench_point *pt)
+{
+	const struct vecadd_opts *v = r->opts;
+	struct vecadd_state *p = r->state;
+	struct vecadd_params *a = pt->params;
+	char err[4096];
+	size_t global;
+
+	a->variant = v->variant;
+	a->groups = v->variant == 1 ? 0 : v->groups.v[pt->index];
+	a->seed = v->seed + pt->index;
+	a->iter = v->iter;
+	a->wg = p->wg;
+	a->wg_by_driver = !p->wg;
+	a->barrier = v->variant == 4;
+	a->sg_req = p->sg_req;
+	a->sg_compiled = p->res.compiled_sg;
+	point_size(v, a->groups, &a->n, &a->slice);
+	global = v->variant == 1 ? (size_t)a->n : (size_t)(a->groups * p->wg);
+	if (!upload(r, p, a, err, sizeof(err)) ||
+	    !bench_launch_once(r, p->k, global, p->wg, &p->res, "wg", err, sizeof(err)) ||
+	    !validate(r, p, a, err, sizeof(err)))
+		bench_fail(pt, "%s", err);
+	point_simd(r, p, a);
+	if (pt->status != POINT_OK)
+		return;
+	pt->validated = true;
+	bench_point_time_launch(pt, p->k, global, p->wg);
+	pt->bytes = vecadd_bytes(a->n);
+	pt->ops = vecadd_ops(a->n, a->iter);
+	pt->ceil_src = p->a;   /* the copy ceiling: the same n * 4 bytes read and written */
+	pt->ceil_dst = p->scratch;
+	pt->ceil_bytes = (size_t)a->n * 4;
+	if (p->sg_note)
+		bench_note(pt, "%s", p->sg_note);
+	if (p->wg_note[0])
+		bench_note(pt, "%s", p->wg_note);
+	bench_point_model(pt, &p->res, a->wg, a->simd, a->barrier, a->groups);
+}
+
+/* ---- views ---- */
+
+static json_t *vecadd_params_json(const struct bench_run *r, const struct bench_point *pt)
+{
+	const struct vecadd_params *a = pt->params;
+	json_t *o = json_object();
+
+	(void)r;
+	json_object_set_new(o, "variant", json_integer(a->variant));
+	json_object_set_new(o, "groups", json_integer((json_int_t)a->groups));
+	json_object_set_new(o, "wg_size", json_integer(a->wg));
+	json_object_set_new(o, "wg_size_chosen_by", json_string(a->wg_by_driver ? "driver" : "bench"));
+	json_object_set_new(o, "sg_size_requested", bench_json_uint0(a->sg_req));
+	json_object_set_new(o, "sg_size_compiled", bench_json_uint0(a->sg_compiled));
+	json_object_set_new(o, "sg_size_kernel", bench_json_uint0(a->sg_kernel));
+	json_object_set_new(o, "simd", bench_json_uint0(a->simd));
+	json_object_set_new(o, "simd_source", bench_json_str0(a->simd_source));
+	json_object_set_new(o, "barrier", json_boolean(a->barrier));
+	json_object_set_new(o, "iter", json_integer(a->iter));
+	json_object_set_new(o, "n", json_integer((json_int_t)a->n));
+	json_object_set_new(o, "slice", bench_json_uint0(a->slice));
+	json_object_set_new(o, "seed", json_integer((json_int_t)(a->seed & 0x7fffffffffffffffull)));
+	return o;
+}
+
+#define VA(pt) ((const struct vecadd_params *)(pt)->params)
+#define CELL(name) static void name(const struct bench_run *r, const struct bench_point *pt, char *b, size_t n)
+
+static unsigned long long threads_per_wg(const struct vecadd_params *a)
+{
+	return a->simd ? (a->wg + a->simd - 1) / a->simd : 0;
+}
+
+CELL(cell_groups) { (void)r; snprintf(b, n, "%llu", (unsigned long long)VA(pt)->groups); }
+CELL(cell_items) { (void)r; snprintf(b, n, "%llu", (unsigned long long)(VA(pt)->groups * VA(pt)->wg)); }
+CELL(cell_wg)
+{
+	(void)r;
+	snprintf(b, n, "%u%s", VA(pt)->wg, VA(pt)->wg_by_driver && !VA(pt)->sg_req ? " (driver)" : "");
+}
+CELL(cell_simd) { (void)r; snprintf(b, n, VA(pt)->simd ? "%u" : "-", VA(pt)->simd); }
+CELL(cell_tpwg) { (void)r; snprintf(b, n, VA(pt)->simd ? "%llu" : "-", threads_per_wg(VA(pt))); }
+CELL(cell_threads)
+{
+	(void)r;
+	snprintf(b, n, VA(pt)->simd ? "%llu" : "-", VA(pt)->groups * threads_per_wg(VA(pt)));
+}
+
+static const struct bench_col vecadd_cols[] = {
+	{ "Work-groups", cell_groups }, { "Work-items", cell_items }, { "WG size", cell_wg },
+	{ "SIMD", cell_simd }, { "Threads/WG", cell_tpwg }, { "Threads", cell_threads },
+	{ "Model occupancy", bench_cell_occupancy }, { "Limiter", bench_cell_limiter },
+	{ "median us", bench_cell_median_us }, { "CV %", bench_cell_cv }, { "GB/s", bench_cell_gbps },
+	{ "copy GB/s", bench_cell_copy_gbps }, { "of copy", bench_cell_of_copy },
+	{ "status", bench_cell_status }, { 0 } };
+
+static void vecadd_title(const struct bench_run *r, FILE *f)
+{
+	fprintf(f, "vecadd variant %u on %s (%s)\n", ((const struct vecadd_opts *)r->opts)->variant,
+		r->dev->name, r->dev->platform_name);
+}
+
+static void vecadd_label(const struct bench_run *r, size_t i, char *buf, size_t len)
+{
+	const struct vecadd_opts *v = r->opts;
+
+	snprintf(buf, len, "groups=%llu", v->variant == 1 ? 0ull : (unsigned long long)v->groups.v[i]);
+}
+
+const struct bench_ops vecadd_bench = {
+	.name = "vecadd",
+	.summary = "vector-add variants 1-4 swept over work-groups, with a copy ceiling",
+	.synopsis = "usage: bench vecadd [options]\n",
+	.flags = BENCH_DEVICE,
+	.opts = vecadd_cli,
+	.opts_size = sizeof(struct vecadd_opts),
+	.defaults = vecadd_defaults,
+	.check = vecadd_check,
+	.params_size = sizeof(struct vecadd_params),
+	.plan = vecadd_plan,
+	.label = vecadd_label,
+	.point = vecadd_point,
+	.params_json = vecadd_params_json,
+	.cols = vecadd_cols,
+	.title = vecadd_title,
+	.teardown = vecadd_teardown,
+};

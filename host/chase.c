@@ -1,5 +1,6 @@
 /* Random cyclic chains, size lists and plateau detection (see chase.h). */
 #include "chase.h"
+#include "rng.h"
 
 #include "dev.h"
 #include "range.h"
@@ -10,20 +11,11 @@
 
 #define CHASE_MAX_SIZES 4096
 
-/* splitmix64: a full-period 64-bit generator, good enough to shuffle. */
-static uint64_t chase_rand(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
 
 /* A value in [0, bound) (multiply-shift; bias below 2^-32 for bound < 2^32). */
 static uint32_t chase_below(uint64_t *s, uint32_t bound)
 {
-	return (uint32_t)(((chase_rand(s) >> 32) * (uint64_t)bound) >> 32);
+	return (uint32_t)(((rng_splitmix64(s) >> 32) * (uint64_t)bound) >> 32);
 }
 
 void chase_build(uint32_t *next, uint32_t *order, uint32_t n, uint64_t seed)

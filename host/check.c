@@ -1,5 +1,6 @@
 /* Validation helpers. */
 #include "check.h"
+#include "rng.h"
 
 #include <stdio.h>
 #include <sys/random.h>
@@ -17,18 +18,9 @@ uint64_t check_fresh_seed(void)
 	return s;
 }
 
-static uint64_t splitmix64(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
-
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
-
 void check_fill_random(uint32_t *x, size_t n, uint64_t seed)
 {
-	uint64_t s = splitmix64(&seed) | 1;
+	uint64_t s = rng_splitmix64(&seed) | 1;
 
 	for (size_t i = 0; i < n; i++) {
 		s ^= s >> 12;

@@ -2,6 +2,7 @@
 #include "clerr.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #define E(x) { x, #x }
 static const struct {
@@ -63,4 +64,17 @@ cl_int cl_last_code(void)
 void cl_clear_last(void)
 {
 	last_code = CL_SUCCESS;
+}
+
+bool cl_check_at(cl_int e, const char *call, const char *file, int line, char *err, size_t errlen)
+{
+	const char *base = strrchr(file, '/');
+	size_t name_len = strcspn(call, "( ");
+
+	if (e == CL_SUCCESS)
+		return true;
+	cl_record(e);
+	snprintf(err, errlen, "%.*s: %s (%s:%d)", (int)name_len, call, cl_err_name(e),
+		 base ? base + 1 : file, line);
+	return false;
 }

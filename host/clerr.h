@@ -7,6 +7,7 @@
 #endif
 #include <CL/cl.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 /* "CL_INVALID_WORK_GROUP_SIZE" for -54; "CL_UNKNOWN_ERROR(-9999)" otherwise (static buffer). */
 const char *cl_err_name(cl_int err);
@@ -16,6 +17,14 @@ bool cl_record(cl_int err);
 
 /* The error code of the last failure recorded, CL_SUCCESS if none. */
 cl_int cl_last_code(void);
+
+/*
+ * Checks what an OpenCL call returned: true on CL_SUCCESS; otherwise records the
+ * failure for cl_last_code() and writes "clFoo: CL_NAME (file.c:123)" to err.
+ * Use through CL_CHECK, which names the call and the place.
+ */
+bool cl_check_at(cl_int e, const char *call, const char *file, int line, char *err, size_t errlen);
+#define CL_CHECK(call, err, errlen) cl_check_at((call), #call, __FILE__, __LINE__, (err), (errlen))
 
 /* Forgets the last failure (before a step whose own failure the caller will ask about). */
 void cl_clear_last(void);

@@ -343,3 +343,19 @@ const char *prog_wg_limits(const struct kernel_res *r, char *buf, size_t len)
 			 r->wg_max, r->wg_max);
 	return buf;
 }
+
+bool prog_set_args(cl_kernel k, const struct prog_arg *a, size_t n, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < n; i++) {
+		cl_int e = clSetKernelArg(k, (cl_uint)i, a[i].size, a[i].value);
+		char name[128] = "?";
+
+		if (cl_record(e))
+			continue;
+		clGetKernelInfo(k, CL_KERNEL_FUNCTION_NAME, sizeof(name), name, NULL);
+		name[sizeof(name) - 1] = '\0';
+		snprintf(err, errlen, "clSetKernelArg(%s, arg %zu): %s", name, i, cl_err_name(e));
+		return false;
+	}
+	return true;
+}

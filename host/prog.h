@@ -68,6 +68,24 @@ const char *prog_wg_limits(const struct kernel_res *r, char *buf, size_t len);
 json_t *prog_kernel_res_json(const char *file, const char *kname, const char *options,
 			     const struct kernel_res *r);
 
+/* One kernel argument: its size and value (value NULL: local memory of `size` bytes). */
+struct prog_arg {
+	size_t size;
+	const void *value;
+};
+#define PROG_ARG(v) ((struct prog_arg){ sizeof(v), &(v) })
+#define PROG_LOCAL(bytes) ((struct prog_arg){ (bytes), NULL })
+
+/*
+ * Sets arguments 0..n-1 of k; false with "clSetKernelArg(KERNEL, arg I): CL_NAME" in err.
+ * PROG_SET_ARGS(k, err, len, PROG_ARG(a), PROG_ARG(b), ...) counts them.
+ */
+bool prog_set_args(cl_kernel k, const struct prog_arg *a, size_t n, char *err, size_t errlen);
+#define PROG_SET_ARGS(k, err, errlen, ...)                                                    \
+	prog_set_args((k), (const struct prog_arg[]){ __VA_ARGS__ },                        \
+		      sizeof((const struct prog_arg[]){ __VA_ARGS__ }) / sizeof(struct prog_arg), \
+		      (err), (errlen))
+
 /* Allocates a device buffer; NULL with a message naming the size and the limits. */
 cl_mem prog_buffer(const struct prog_ctx *c, cl_mem_flags flags, size_t bytes, char *err,
 		   size_t errlen);

@@ -1,5 +1,5 @@
 /* Options, messages and the session every benchmark runs in. */
-#include "bench.h"
+#include "compat.h"
 #include "timing.h"
 
 #include <stdarg.h>
@@ -8,9 +8,6 @@
 #include <string.h>
 #include <unistd.h>
 
-const char *bench_cmd = "bench";
-int bench_argc;
-char **bench_argv;
 
 noreturn void usage_error(const char *fmt, ...)
 {
@@ -349,52 +346,6 @@ void point_set_times(json_t *point, const double *dev_ns, const double *wall_ns,
 	json_object_set_new(point, "time_ns", res_stats_json(&st, dev_ns, n));
 	stats_compute(wall_ns, n, &st);
 	json_object_set_new(point, "wall_ns", res_stats_json(&st, wall_ns, n));
-}
-
-void table_init(struct table *t, size_t ncols, const char *const *head)
-{
-	memset(t, 0, sizeof(*t));
-	t->ncols = ncols;
-	for (size_t i = 0; i < ncols; i++)
-		t->head[i] = head[i];
-}
-
-void table_add(struct table *t, const char *const *cells)
-{
-	if (t->nrows == t->cap) {
-		t->cap = t->cap ? t->cap * 2 : 64;
-		t->cells = realloc(t->cells, t->cap * t->ncols * sizeof(*t->cells));
-	}
-	for (size_t i = 0; i < t->ncols; i++)
-		t->cells[t->nrows * t->ncols + i] = strdup(cells[i] ? cells[i] : "");
-	t->nrows++;
-}
-
-void table_print(const struct table *t, FILE *f)
-{
-	size_t w[TABLE_MAX_COLS];
-
-	for (size_t c = 0; c < t->ncols; c++) {
-		w[c] = strlen(t->head[c]);
-		for (size_t r = 0; r < t->nrows; r++) {
-			size_t l = strlen(t->cells[r * t->ncols + c]);
-			w[c] = l > w[c] ? l : w[c];
-		}
-	}
-	for (size_t c = 0; c < t->ncols; c++)
-		fprintf(f, "%*s%s", (int)w[c], t->head[c], c + 1 < t->ncols ? "  " : "\n");
-	for (size_t r = 0; r < t->nrows; r++)
-		for (size_t c = 0; c < t->ncols; c++)
-			fprintf(f, "%*s%s", (int)w[c], t->cells[r * t->ncols + c],
-				c + 1 < t->ncols ? "  " : "\n");
-}
-
-void table_free(struct table *t)
-{
-	for (size_t i = 0; i < t->nrows * t->ncols; i++)
-		free(t->cells[i]);
-	free(t->cells);
-	memset(t, 0, sizeof(*t));
 }
 
 noreturn void opt_reject(int c, char **argv)

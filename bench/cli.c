@@ -1,0 +1,211 @@
+/* The command line: messages, strict value parsers and the one option loop. */
+#include "cli.h"
+
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *cli_cmd = "bench";
+int cli_argc;
+char **cli_argv;
+
+noreturn void cli_usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "bench %s: usage: ", cli_cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n(see 'bench %s --help')\n", cli_cmd);
+	exit(EXIT_USAGE);
+}
+
+noreturn void cli_die(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "bench %s: ", cli_cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(code);
+}
+
+uint64_t cli_u64(const char *opt, const char *arg, uint64_t min, uint64_t max)
+{
+	char err[512];
+	uint64_t v;
+
+	if (!parse_u64(arg, min, max, &v, err, sizeof(err)))
+		cli_usage_error("--%s %s", opt, err);
+	return v;
+}
+
+uint64_t cli_size(const char *opt, const char *arg, uint64_t min, uint64_t max)
+{
+	char err[512];
+	uint64_t v;
+
+	if (!parse_size(arg, min, max, &v, err, sizeof(err)))
+		cli_usage_error("--%s %s", opt, err);
+	return v;
+}
+
+void cli_range(const char *opt, const char *arg, uint64_t min, uint64_t max, struct range *r)
+{
+	char err[512];
+
+	range_free(r);
+	if (!range_parse(arg, min, max, r, err, sizeof(err)))
+		cli_usage_error("--%s %s", opt, err);
+}
+
+void cli_size_range(const char *opt, const char *arg, uint64_t min, uint64_t max, struct range *r)
+{
+	char err[512];
+
+	range_free(r);
+	if (!range_parse_sizes(arg, min, max, r, err, sizeof(err)))
+		cli_usage_error("--%s %s", opt, err);
+}
+
+static void names_list(const char *const *names, size_t n, char *list, size_t len)
+{
+	list[0] = '\0';
+	for (size_t i = 0; i < n; i++)
+		snprintf(list + strlen(list), len - strlen(list), "%s%s", i ? ", " : "", names[i]);
+}
+
+void cli_names(const char *opt, const char *arg, const char *const *names, size_t n, bool *flags)
+{
+	char *copy = strdup(arg), *save = NULL;
+	char list[512];
+	bool any = false;
+
+	if (!copy)
+		cli_die(EXIT_FAIL, "out of host memory");
+	names_list(names, n, list, sizeof(list));
+	memset(flags, 0, n * sizeof(*flags));
+	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		bool all = strcmp(t, "all") == 0, found = all;
+		for (size_t i = 0; i < n; i++)
+			if (all || strcmp(t, names[i]) == 0)
+				flags[i] = found = true;
+		if (!found)
+			cli_usage_error("--%s '%s' is not one of: %s, all", opt, t, list);
+		any = true;
+	}
+	free(copy);
+	if (!any)
+		cli_usage_error("--%s '%s' names nothing: allowed %s, all", opt, arg, list);
+}
+
+unsigned cli_choice(const char *opt, const char *arg, const char *const *names, size_t n)
+{
+	char list[512];
+
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(arg, names[i]) == 0)
+			return (unsigned)i;
+	names_list(names, n, list, sizeof(list));
+	cli_usage_error("--%s '%s' is not one of: %s", opt, arg, list);
+}
+
+/* Stores one option's value at its offset. */
+static void store(const struct cli_opt *o, void *base, const char *arg)
+{
+	char *at = (char *)base + o->off;
+
+	switch (o->kind) {
+	case CLI_FLAG: *(bool *)at = true; break;
+	case CLI_STR: *(const char **)at = arg; break;
+	case CLI_U64: *(uint64_t *)at = cli_u64(o->name, arg, o->min, o->max); break;
+	case CLI_UINT: *(unsigned *)at = (unsigned)cli_u64(o->name, arg, o->min, o->max); break;
+	case CLI_SIZE: *(uint64_t *)at = cli_size(o->name, arg, o->min, o->max); break;
+	case CLI_RANGE: cli_range(o->name, arg, o->min, o->max, (struct range *)at); break;
+	case CLI_SIZE_RANGE: cli_size_range(o->name, arg, o->min, o->max, (struct range *)at); break;
+	case CLI_NAMES: cli_names(o->name, arg, o->names, o->n_names, (bool *)at); break;
+	case CLI_CHOICE: *(unsigned *)at = cli_choice(o->name, arg, o->names, o->n_names); break;
+	case CLI_SG:
+		*(unsigned *)at = strcmp(arg, "auto") == 0 ? 0 : (unsigned)cli_u64(o->name, arg, 1, 1024);
+		break;
+	case CLI_FN: o->fn(base, arg); break;
+	case CLI_END: break;
+	}
+}
+
+/* Builds getopt_long's table from the sets; ids are 0x1000 + set * 256 + index. */
+static size_t long_options(const struct cli_set *sets, size_t n_sets, struct option *lo)
+{
+	size_t n = 0;
+
+	for (size_t s = 0; s < n_sets; s++)
+		for (size_t i = 0; sets[s].opts[i].kind != CLI_END; i++) {
+			if (n + 2 >= CLI_MAX_OPTS)
+				cli_die(EXIT_FAIL, "bench bug: more than %d options", CLI_MAX_OPTS);
+			lo[n++] = (struct option){ sets[s].opts[i].name,
+						   sets[s].opts[i].kind == CLI_FLAG ? no_argument
+										    : required_argument,
+						   NULL, (int)(0x1000 + s * 256 + i) };
+		}
+	lo[n++] = (struct option){ "help", no_argument, NULL, 'h' };
+	lo[n] = (struct option){ 0 };
+	return n;
+}
+
+void cli_parse(int argc, char **argv, const struct cli_set *sets, size_t n_sets,
+	       void (*usage)(FILE *f))
+{
+	struct option lo[CLI_MAX_OPTS];
+	int c;
+
+	long_options(sets, n_sets, lo);
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+:h", lo, NULL)) != -1) {
+		if (c == 'h') {
+			usage(stdout);
+			exit(EXIT_OK);
+		}
+		if (c == '?' || c == ':') {
+			const char *o = argv[optind - 1];
+			if (c == ':')
+				cli_usage_error("option '%s' needs a value", o);
+			cli_usage_error("unknown option '%s'", o);
+		}
+		size_t s = (size_t)(c - 0x1000) / 256, i = (size_t)(c - 0x1000) % 256;
+		store(&sets[s].opts[i], sets[s].base, optarg);
+		if (sets[s].given)
+			sets[s].given[i] = true;
+	}
+	if (optind < argc)
+		cli_usage_error("unexpected argument '%s'", argv[optind]);
+}
+
+void cli_print_opts(FILE *f, const struct cli_opt *opts)
+{
+	for (size_t i = 0; opts[i].kind != CLI_END; i++) {
+		char lead[64];
+		const char *h = opts[i].help;
+
+		snprintf(lead, sizeof(lead), "--%s%s%s", opts[i].name, opts[i].metavar ? " " : "",
+			 opts[i].metavar ? opts[i].metavar : "");
+		fprintf(f, "  %-15s ", lead);
+		if (strlen(lead) > 15)
+			fprintf(f, "\n  %-15s ", "");
+		for (const char *nl; (nl = strchr(h, '\n')); h = nl + 1)
+			fprintf(f, "%.*s\n  %-15s ", (int)(nl - h), h, "");
+		fprintf(f, "%s\n", h);
+	}
+}
+
+bool cli_given(const struct cli_set *s, const char *name)
+{
+	for (size_t i = 0; s->opts[i].kind != CLI_END; i++)
+		if (strcmp(s->opts[i].name, name) == 0)
+			return s->given && s->given[i];
+	return false;
+}

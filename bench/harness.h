@@ -1,0 +1,201 @@
+/*
+ * The harness that runs every benchmark row: options, session (device, context,
+ * outputs, results document), the point loop (progress, the benchmark's set-up,
+ * launch and validation, warm-up and timed repetitions, statistics, metrics from
+ * the kernel's counts, the copy ceiling, the model) and the views of the points
+ * (JSON, CSV, text table).
+ */
+#ifndef BENCH_HARNESS_H
+#define BENCH_HARNESS_H
+
+#include "cli.h"
+#include "dev.h"
+#include "occ_point.h"
+#include "prog.h"
+#include "results.h"
+#include "stats.h"
+#include "table.h"
+#include "timing.h"
+
+struct bench_run;
+struct bench_point;
+
+/* Options shared by every benchmark that runs kernels. */
+struct common_opts {
+	const char *device;      /* --device or BENCH_DEVICE */
+	unsigned reps;           /* --reps: timed launches per point */
+	unsigned warmup;         /* --warmup: untimed launches first */
+	const char *json_path;   /* --json FILE */
+	const char *csv_path;    /* --csv FILE */
+	const char *kernels_dir; /* --kernels DIR */
+	bool quiet;              /* --quiet: no table */
+	const char *sg_backend;  /* --sg-backend (benchmarks with BENCH_SG), checked at parse */
+};
+
+/* What a benchmark row needs from the harness. */
+enum bench_flags {
+	BENCH_DEVICE = 1 << 0,   /* runs kernels: the common options, a session and the point loop */
+	BENCH_SG = 1 << 1,       /* runs sub-group code: takes --sg-backend */
+};
+
+/* One column of a benchmark's text table: a heading and how to draw a point's cell. */
+struct bench_col {
+	const char *head;
+	void (*cell)(const struct bench_run *r, const struct bench_point *pt, char *buf, size_t len);
+};
+
+/*
+ * One benchmark: a row of the table in bench/main.c. A benchmark that runs kernels
+ * gives plan (device checks, builds, buffers; returns the number of points),
+ * point (sets the typed parameters, sets up, launches once and validates, then
+ * says what to time, its counts and the model's inputs) and the views (params_json,
+ * cols); the harness does the rest. Commands that run no point loop give main.
+ */
+struct bench_ops {
+	const char *name;
+	const char *summary;                 /* one line, for `bench list` */
+	const char *synopsis;                /* the usage text above the options */
+	unsigned flags;                      /* enum bench_flags */
+	const struct cli_opt *opts;          /* its own options (offsets into its options struct) */
+	size_t opts_size;                    /* sizeof its options struct */
+	void (*defaults)(void *opts);        /* before parsing (the struct starts zeroed) */
+	/* after parsing, before any device: defaults that depend on what was given, checks (exit 2) */
+	void (*check)(void *opts, const struct cli_set *given);
+	int (*main)(void *opts);             /* commands without a point loop: the exit code */
+
+	size_t params_size;                  /* sizeof its typed point parameters */
+	size_t (*plan)(struct bench_run *r);
+	void (*label)(const struct bench_run *r, size_t i, char *buf, size_t len); /* progress */
+	void (*point)(struct bench_run *r, struct bench_point *pt);
+	json_t *(*params_json)(const struct bench_run *r, const struct bench_point *pt);
+	const struct bench_col *cols;        /* NULL-headed entry ends it */
+	void (*title)(const struct bench_run *r, FILE *f);  /* lines above the table */
+	void (*relate)(struct bench_run *r); /* after every point: figures across points */
+	int (*report)(struct bench_run *r);  /* after the table: summaries, checks; exit code */
+	void (*teardown)(struct bench_run *r);
+	/* a benchmark not yet on the harness: its own argv loop and usage (bench/legacy_rows.c) */
+	int (*legacy_main)(int argc, char **argv);
+	void (*legacy_usage)(FILE *f);
+};
+
+enum point_status { POINT_OK, POINT_FAILED, POINT_SKIPPED };
+
+/* One point of a run: a typed record; its JSON, CSV and table row are views of it. */
+struct bench_point {
+	size_t index;                /* in the plan */
+	void *params;                /* the benchmark's parameters (params_size bytes, zeroed) */
+	enum point_status status;
+	char reason[2048];           /* why it failed or was skipped, or a note on an ok one */
+	bool validated;
+
+	/* Set by point(): the launch the harness times (enqueue NULL: none) and its counts. */
+	time_enqueue_fn enqueue;
+	void *enqueue_arg;           /* lives at least until point() returns to the harness */
+	struct time_launch launch;   /* enqueue_arg may point here (bench_point_time_launch) */
+	double bytes;                /* bytes moved per launch (0: no GB/s) */
+	double ops;                  /* operations per launch (0: no GOP/s) */
+	/* the copy ceiling of ceil_bytes each way (0: none), from ceil_src to ceil_dst */
+	cl_mem ceil_src, ceil_dst;
+	size_t ceil_bytes;
+	/* The model's inputs (model_groups 0: no prediction unless model_json is set). */
+	struct kernel_res res;
+	unsigned model_wg, model_simd;
+	bool model_barrier;
+	uint64_t model_groups;
+
+	/* Filled by the harness (or by point() where it times on its own). */
+	double *dev_ns, *wall_ns;    /* samples, n each */
+	size_t n;
+	struct stats time;           /* of dev_ns */
+	double ceil_ns;              /* median of the copy ceiling, 0: none */
+	json_t *ceil_stats;          /* owned */
+	struct occ_result model;
+	json_t *model_json;          /* owned; set by point() to give a model of its own */
+	json_t *metrics;             /* owned; figures beyond bytes, gbps, copy_gbps, gops */
+	json_t *extra;               /* owned; other members of the point's JSON */
+};
+
+/* The state of one run of one benchmark. */
+struct bench_run {
+	const struct bench_ops *ops;
+	void *opts;                  /* the benchmark's options */
+	const struct common_opts *co;
+	struct dev_list devs;
+	const struct dev_info *dev;
+	struct prog_ctx pc;
+	struct occ_live model;       /* the occupancy model of the live device */
+	json_t *doc;                 /* the results document */
+	void *state;                 /* the benchmark's own, made by plan, freed by teardown */
+	struct bench_point *points;
+	size_t n_points;
+	unsigned n_ok, n_failed, n_skipped;
+	/* the last copy ceiling measured (points of the same bytes share it) */
+	size_t ceil_bytes;
+	double ceil_ns;
+	json_t *ceil_stats;
+};
+
+/* Runs a row: parses argv (argv[0] is the command), then main or the point loop. */
+int bench_run_main(const struct bench_ops *ops, int argc, char **argv);
+/* Prints a row's usage: synopsis, its options, then the shared ones. */
+void bench_usage(const struct bench_ops *ops, FILE *f);
+
+/* ---- for point() ---- */
+
+/* Marks the point failed or skipped (or adds a note to an ok one) with a printf reason. */
+void bench_fail(struct bench_point *pt, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void bench_skip(struct bench_point *pt, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void bench_note(struct bench_point *pt, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Points the harness's timing at pt->launch = {k, global, local}. */
+void bench_point_time_launch(struct bench_point *pt, cl_kernel k, size_t global, size_t local);
+/* The model's inputs: the kernel's resources, launch shape, SIMD width (0: the model's). */
+void bench_point_model(struct bench_point *pt, const struct kernel_res *res, unsigned wg,
+		       unsigned simd, bool barrier, uint64_t groups);
+/*
+ * Times warmup + reps commands of fn(arg) into the point's samples and statistics (the
+ * harness does this for pt->enqueue; point() calls it to time on its own). False with
+ * the reason set (the point failed).
+ */
+bool bench_point_measure(struct bench_run *r, struct bench_point *pt, time_enqueue_fn fn, void *arg);
+/*
+ * Launches k once, untimed, and waits (the validation launch). False with err set; a
+ * launch above CL_KERNEL_WORK_GROUP_SIZE that the driver refused exits 2 naming the
+ * kernel's limits and the option `wg_opt`.
+ */
+bool bench_launch_once(struct bench_run *r, cl_kernel k, size_t global, size_t local,
+		       const struct kernel_res *res, const char *wg_opt, char *err, size_t len);
+/* The same for any command (a fixed-shape launch of several dimensions, a copy). */
+bool bench_enqueue_once(struct bench_run *r, time_enqueue_fn fn, void *arg, char *err, size_t len);
+/*
+ * A work-group above a kernel's CL_KERNEL_WORK_GROUP_SIZE that the driver launched:
+ * the caveat for the point's note (NULL when wg is within the query).
+ */
+const char *bench_wg_note(unsigned wg, const struct kernel_res *res, char *buf, size_t len);
+
+/* Builds kernel kname of file with options; exits 1 naming the error and the build log. */
+cl_kernel bench_build(struct bench_run *r, const char *file, const char *kname, const char *options,
+		      cl_program *prog, char **log);
+/* A device buffer; exits 1 naming the size and limits when the driver refuses it. */
+cl_mem bench_buffer(struct bench_run *r, cl_mem_flags flags, size_t bytes);
+/* malloc that exits 1 naming the bytes. */
+void *bench_alloc(size_t bytes);
+
+/* ---- the standard table cells ---- */
+void bench_cell_occupancy(const struct bench_run *r, const struct bench_point *pt, char *b, size_t n);
+void bench_cell_limiter(const struct bench_run *r, const struct bench_point *pt, char *b, size_t n);
+void bench_cell_median_us(const struct bench_run *r, const struct bench_point *pt, char *b, size_t n);
+void bench_cell_cv(const struct bench_run *r, const struct bench_point *pt, char *b, size_t n);
+void bench_cell_gbps(const struct bench_run *r, const struct bench_point *pt, char *b, size_t n);
+void bench_cell_copy_gbps(const struct bench_run *r, const struct bench_point *pt, char *b, size_t n);
+void bench_cell_of_copy(const struct bench_run *r, const struct bench_point *pt, char *b, size_t n);
+void bench_cell_status(const struct bench_run *r, const struct bench_point *pt, char *b, size_t n);
+
+/* The point's figures (0 when not measured). */
+double bench_point_gbps(const struct bench_point *pt);
+double bench_point_copy_gbps(const struct bench_point *pt);
+
+/* JSON helpers for params_json: null for 0 / NULL. */
+json_t *bench_json_uint0(uint64_t v);
+json_t *bench_json_str0(const char *s);
+
+#endif

@@ -2,7 +2,11 @@
 #include "harness.h"
 #include "sgb.h"
 
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -32,6 +36,12 @@ static const struct cli_opt common_cli[] = {
 	{ "csv", "FILE", CLI_STR, CO(csv_path), .help = "write one CSV row per point" },
 	{ "kernels", "DIR", CLI_STR, CO(kernels_dir), .help = "load kernel sources from DIR instead of the built-in copies" },
 	{ "quiet", NULL, CLI_FLAG, CO(quiet), .help = "print no table" },
+	{ "timeout", "SECONDS", CLI_UINT, CO(timeout_s), 0, 86400,
+	  .help = "a point still running after SECONDS fails and the run ends, writing\n"
+		  "what it measured (0: never; default 600)" },
+	{ "noisy-cv", "PCT", CLI_UINT, CO(noisy_cv), 1, 1000,
+	  .help = "flag a point whose timed launches vary by more than PCT % (CV;\n"
+		  "default 10)" },
 	{ 0 } };
 static const struct cli_opt sg_cli[] = {
 	{ "sg-backend", "B", CLI_FN, 0, .fn = parse_sg_backend,
@@ -232,6 +242,7 @@ bool bench_point_measure(struct bench_run *r, struct bench_point *pt, time_enque
 	}
 	pt->n = reps;
 	stats_compute(pt->dev_ns, reps, &pt->time);
+	pt->noisy = reps > 1 && pt->time.cv > r->co->noisy_cv;
 	return true;
 }
 
@@ -367,6 +378,7 @@ static json_t *point_json(const struct bench_run *r, const struct bench_point *p
 	json_object_set_new(p, "reason", pt->reason[0] ? json_string(pt->reason) : json_null());
 	json_object_set_new(p, "validated", json_boolean(pt->validated));
 	if (pt->n) {
+		json_object_set_new(p, "noisy", json_boolean(pt->noisy));
 		json_object_set_new(p, "time_ns", res_stats_json(&pt->time, pt->dev_ns, pt->n));
 		stats_compute(pt->wall_ns, pt->n, &st);
 		json_object_set_new(p, "wall_ns", res_stats_json(&st, pt->wall_ns, pt->n));
@@ -382,13 +394,33 @@ static json_t *point_json(const struct bench_run *r, const struct bench_point *p
 	return p;
 }
 
-static void print_table(const struct bench_run *r)
+/* Numbers the distinct notes of ok points 1, 2, ... in order of first appearance. */
+static size_t number_notes(struct bench_run *r, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t p = 0; p < n; p++) {
+		struct bench_point *q = &r->points[p];
+		q->note_id = 0;
+		if (q->status != POINT_OK || !q->reason[0])
+			continue;
+		for (size_t j = 0; j < p && !q->note_id; j++)
+			if (r->points[j].note_id && strcmp(r->points[j].reason, q->reason) == 0)
+				q->note_id = r->points[j].note_id;
+		if (!q->note_id)
+			q->note_id = ++k;
+	}
+	return k;
+}
+
+/* The table of the first n points, then their notes. */
+static void print_table(struct bench_run *r, size_t n)
 {
 	const struct bench_col *c = r->ops->cols;
-	const char *head[TABLE_MAX_COLS], *cells[TABLE_MAX_COLS];
+	const char *head[TABLE_MAX_COLS] = { 0 }, *cells[TABLE_MAX_COLS] = { 0 };
 	char buf[TABLE_MAX_COLS][96];
 	struct table t;
-	size_t nc = 0;
+	size_t nc = 0, notes = number_notes(r, n);
 
 	while (c[nc].head)
 		nc++;
@@ -397,7 +429,7 @@ static void print_table(const struct bench_run *r)
 		cells[i] = buf[i];
 	}
 	table_init(&t, nc, head);
-	for (size_t p = 0; p < r->n_points; p++) {
+	for (size_t p = 0; p < n; p++) {
 		for (size_t i = 0; i < nc; i++)
 			c[i].cell(r, &r->points[p], buf[i], sizeof(buf[i]));
 		table_add(&t, cells);
@@ -406,31 +438,211 @@ static void print_table(const struct bench_run *r)
 		r->ops->title(r, stdout);
 	table_print(&t, stdout);
 	table_free(&t);
+	for (size_t k = 1; k <= notes; k++)
+		for (size_t p = 0; p < n; p++)
+			if (r->points[p].note_id == k) {
+				printf("%s  (note %zu) %s\n", k == 1 ? "notes:\n" : "", k, r->points[p].reason);
+				break;
+			}
+	fflush(stdout);
+}
+
+/* ---- interrupts and hung kernels: a watchdog thread ---- */
+
+/*
+ * SIGINT and SIGTERM are blocked in every thread (the drivers' too, which inherit the
+ * mask) and taken by the watchdog with sigtimedwait, so no handler runs inside a
+ * driver. A first signal lets the point in flight finish (for at most GRACE_S), then
+ * the run writes what it measured, marked interrupted; a second signal, or a point
+ * past --timeout (an OpenCL kernel cannot be cancelled), ends the process from the
+ * watchdog after writing the points completed so far.
+ */
+#define GRACE_S 5
+
+static struct {
+	pthread_t th;
+	bool running;
+	struct bench_run *r;
+	atomic_int sig;              /* first signal taken, 0: none */
+	atomic_size_t done;          /* points completed */
+	atomic_llong started_ns;     /* start of the point in flight, 0: none */
+	atomic_bool finishing;       /* the outputs are being written (by whoever set it) */
+	atomic_bool stop;
+} watch;
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000000000ll + ts.tv_nsec;
+}
+
+static int signal_exit_code(int sig)
+{
+	return 128 + sig;
+}
+
+static const char *sig_name(int sig)
+{
+	return sig == SIGINT ? "SIGINT" : "SIGTERM";
+}
+
+
+/* Marks the document interrupted: by what, and how far the run came. */
+static void mark_interrupted(struct bench_run *r, const char *by, size_t done)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "by", json_string(by));
+	json_object_set_new(o, "points_done", json_integer((json_int_t)done));
+	json_object_set_new(o, "points_planned", json_integer((json_int_t)r->n_points));
+	json_object_set_new(r->doc, "interrupted", o);
+}
+
+static int outputs_write(const struct common_opts *o, const json_t *doc);
+
+/* From the watchdog: writes the points completed (and a timed-out one), then ends the process. */
+static noreturn void abandon(struct bench_run *r, const char *by, int code, bool timed_out)
+{
+	size_t done = atomic_load(&watch.done);
+
+	if (r->doc && r->points) {
+		size_t n = done;
+		if (timed_out && done < r->n_points) {
+			struct bench_point *pt = &r->points[done];
+			pt->status = POINT_FAILED;
+			pt->n = 0;
+			snprintf(pt->reason, sizeof(pt->reason), "timed out after %u s", r->co->timeout_s);
+			n++;
+		}
+		for (size_t i = 0; i < n; i++)
+			res_doc_add_point(r->doc, point_json(r, &r->points[i]));
+		mark_interrupted(r, by, done);
+		if (!r->co->quiet && r->ops->cols)
+			print_table(r, n);
+		outputs_write(r->co, r->doc);
+	} else {
+		drop_reserved_outputs();
+	}
+	fflush(stdout);
+	if (timed_out)
+		fprintf(stderr, "bench %s: a point ran longer than --timeout %u s (a hung kernel cannot be "
+			"cancelled): the results of the %zu points completed are written\n", cli_cmd,
+			r->co->timeout_s, done);
+	else
+		fprintf(stderr, "bench %s: interrupted by %s: the results of the %zu points completed "
+			"are written\n", cli_cmd, by, done);
+	fflush(stderr);
+	_exit(code);
+}
+
+static void *watch_main(void *arg)
+{
+	struct bench_run *r = arg;
+	sigset_t set;
+	long long sig_at = 0;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	while (!atomic_load(&watch.stop)) {
+		struct timespec ts = { 0, 100000000 };
+		int s = sigtimedwait(&set, NULL, &ts);
+		long long start = atomic_load(&watch.started_ns), t = now_ns();
+		if (s > 0) {
+			int first = 0;
+			if (!atomic_compare_exchange_strong(&watch.sig, &first, s)) {
+				/* a second signal: stop now */
+				if (atomic_exchange(&watch.finishing, true))
+					_exit(signal_exit_code(first));   /* the main thread is writing */
+				abandon(r, sig_name(first), signal_exit_code(first), false);
+			}
+			sig_at = t;
+			fprintf(stderr, "\nbench %s: %s: finishing the point in flight (again to stop now)\n",
+				cli_cmd, sig_name(s));
+		}
+		bool grace = sig_at && t - sig_at > GRACE_S * 1000000000ll;
+		bool late = r->co->timeout_s && start && t - start > (long long)r->co->timeout_s * 1000000000ll;
+		if ((grace || late) && !atomic_exchange(&watch.finishing, true)) {
+			int sig = atomic_load(&watch.sig);
+			abandon(r, late ? "timeout" : sig_name(sig),
+				late ? EXIT_FAIL : signal_exit_code(sig), late);
+		}
+	}
+	return NULL;
+}
+
+static void watch_start(struct bench_run *r)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	watch.r = r;
+	watch.running = pthread_create(&watch.th, NULL, watch_main, r) == 0;
+}
+
+static void watch_stop(void)
+{
+	atomic_store(&watch.stop, true);
+	if (watch.running)
+		pthread_join(watch.th, NULL);
+	watch.running = false;
+}
+
+/* Whether the main thread may write the outputs (false: the watchdog is, and will exit). */
+static bool watch_claim_finish(void)
+{
+	if (!atomic_exchange(&watch.finishing, true))
+		return true;
+	for (;;)
+		pause();
 }
 
 /* ---- the run ---- */
 
+/* The point loop; returns the number of points completed (fewer when a signal came). */
+static size_t loop_points(struct bench_run *r)
+{
+	for (size_t i = 0; i < r->n_points; i++) {
+		if (atomic_load(&watch.sig))
+			return i;
+		r->points[i].index = i;
+		progress(r, i);
+		atomic_store(&watch.started_ns, now_ns());
+		run_point(r, &r->points[i]);
+		atomic_store(&watch.started_ns, 0);
+		atomic_store(&watch.done, i + 1);
+	}
+	progress(r, r->n_points);
+	return r->n_points;
+}
+
 static int run_points(struct bench_run *r)
 {
-	int rc, rrc = EXIT_OK;
+	int rc, rrc = EXIT_OK, sig;
+	size_t done;
 
+	watch_start(r);
 	session_open(r);
 	r->n_points = r->ops->plan(r);
 	r->points = bench_alloc((r->n_points ? r->n_points : 1) * sizeof(*r->points));
 	memset(r->points, 0, (r->n_points ? r->n_points : 1) * sizeof(*r->points));
-	for (size_t i = 0; i < r->n_points; i++) {
-		r->points[i].index = i;
-		progress(r, i);
-		run_point(r, &r->points[i]);
-	}
-	progress(r, r->n_points);
-	if (r->ops->relate)
+	done = loop_points(r);
+	watch_claim_finish();
+	sig = atomic_load(&watch.sig);
+	if (done == r->n_points && r->ops->relate)
 		r->ops->relate(r);
-	for (size_t i = 0; i < r->n_points; i++)
+	for (size_t i = 0; i < done; i++)
 		res_doc_add_point(r->doc, point_json(r, &r->points[i]));
+	if (done < r->n_points)
+		mark_interrupted(r, sig_name(sig), done);
 	if (!r->co->quiet && r->ops->cols)
-		print_table(r);
-	if (r->ops->report)
+		print_table(r, done);
+	if (r->ops->report && done == r->n_points)
 		rrc = r->ops->report(r);
 	rc = outputs_write(r->co, r->doc);
 	if (r->n_failed) {
@@ -438,6 +650,12 @@ static int run_points(struct bench_run *r)
 			cli_cmd, r->n_failed, r->n_points);
 		rc = EXIT_FAIL;
 	}
+	if (done < r->n_points) {
+		fprintf(stderr, "bench %s: interrupted by %s: the results of the %zu points completed "
+			"are written\n", cli_cmd, sig_name(sig), done);
+		rc = signal_exit_code(sig);
+	}
+	watch_stop();
 	if (r->ops->teardown)
 		r->ops->teardown(r);
 	session_close(r);
@@ -446,7 +664,8 @@ static int run_points(struct bench_run *r)
 
 int bench_run_main(const struct bench_ops *ops, int argc, char **argv)
 {
-	struct common_opts co = { .device = getenv("BENCH_DEVICE"), .reps = 10, .warmup = 2 };
+	struct common_opts co = { .device = getenv("BENCH_DEVICE"), .reps = 10, .warmup = 2,
+				  .timeout_s = 600, .noisy_cv = 10 };
 	bool given[CLI_MAX_OPTS] = { 0 }, co_given[CLI_MAX_OPTS] = { 0 };
 	struct cli_set sets[3];
 	size_t n = 0;
@@ -566,9 +785,12 @@ void bench_cell_of_copy(const struct bench_run *r, const struct bench_point *pt,
 
 void bench_cell_status(const struct bench_run *r, const struct bench_point *pt, char *b, size_t n)
 {
+	char note[32] = "";
+
 	(void)r;
-	snprintf(b, n, "%s%s", status_names[pt->status],
-		 pt->status == POINT_OK && pt->reason[0] ? " (note)" : "");
+	if (pt->status == POINT_OK && pt->note_id)
+		snprintf(note, sizeof(note), " (note %zu)", pt->note_id);
+	snprintf(b, n, "%s%s%s", status_names[pt->status], note, pt->noisy ? ", noisy" : "");
 }
 
 json_t *bench_json_uint0(uint64_t v)

@@ -29,6 +29,8 @@ struct common_opts {
 	const char *csv_path;    /* --csv FILE */
 	const char *kernels_dir; /* --kernels DIR */
 	bool quiet;              /* --quiet: no table */
+	unsigned timeout_s;      /* --timeout: a point running longer ends the run, 0: never */
+	unsigned noisy_cv;       /* --noisy-cv: CV % above which a point is flagged noisy */
 	const char *sg_backend;  /* --sg-backend (benchmarks with BENCH_SG), checked at parse */
 };
 
@@ -107,6 +109,8 @@ struct bench_point {
 	double *dev_ns, *wall_ns;    /* samples, n each */
 	size_t n;
 	struct stats time;           /* of dev_ns */
+	bool noisy;                  /* CV above --noisy-cv */
+	size_t note_id;              /* its note's number under the table, 0: none */
 	double ceil_ns;              /* median of the copy ceiling, 0: none */
 	json_t *ceil_stats;          /* owned */
 	struct occ_result model;

@@ -709,6 +709,63 @@ void *bench_alloc(size_t bytes)
 	return p;
 }
 
+/* The first number in a file (a /proc or cgroup value); false where there is none. */
+static bool read_number(const char *path, const char *fmt, unsigned long long *v)
+{
+	FILE *f = fopen(path, "r");
+	char line[256];
+	bool ok = false;
+
+	if (!f)
+		return false;
+	while (!ok && fgets(line, sizeof(line), f))
+		ok = sscanf(line, fmt, v) == 1;
+	fclose(f);
+	return ok;
+}
+
+/*
+ * Host memory available, bytes (0: unknown): BENCH_HOST_MEMORY where set, otherwise
+ * MemAvailable, capped by the cgroup's memory.max (a container sees the host's meminfo).
+ */
+static uint64_t host_available(void)
+{
+	const char *env = getenv("BENCH_HOST_MEMORY");
+	unsigned long long kib = 0, max, cur;
+	uint64_t avail;
+
+	char err[512];
+	uint64_t v;
+
+	if (env) {
+		if (!parse_size(env, 1, UINT64_MAX, &v, err, sizeof(err)))
+			cli_usage_error("BENCH_HOST_MEMORY (environment) %s", err);
+		return v;
+	}
+	if (!read_number("/proc/meminfo", "MemAvailable: %llu kB", &kib))
+		return 0;
+	avail = (uint64_t)kib * 1024;
+	if (read_number("/sys/fs/cgroup/memory.max", "%llu", &max) &&
+	    read_number("/sys/fs/cgroup/memory.current", "%llu", &cur) && max > cur && max - cur < avail)
+		avail = max - cur;
+	return avail;
+}
+
+void bench_host_fits(const struct bench_run *r, uint64_t host_bytes, uint64_t device_bytes,
+		     const char *what)
+{
+	uint64_t avail = host_available();
+	bool shared = r->dev->type & CL_DEVICE_TYPE_CPU;
+	uint64_t need = host_bytes + (shared ? device_bytes : 0);
+
+	if (avail && need > avail)
+		cli_usage_error("the run needs %llu bytes of host memory (%s: %llu; the CPU device's "
+				"buffers, in host memory too: %llu), but the host has %llu bytes available "
+				"(BENCH_HOST_MEMORY overrides)", (unsigned long long)need, what,
+				(unsigned long long)host_bytes, (unsigned long long)(shared ? device_bytes : 0),
+				(unsigned long long)avail);
+}
+
 cl_kernel bench_build(struct bench_run *r, const char *file, const char *kname, const char *options,
 		      cl_program *prog, char **log)
 {

@@ -181,6 +181,13 @@ cl_kernel bench_build(struct bench_run *r, const char *file, const char *kname, 
 		      cl_program *prog, char **log);
 /* A device buffer; exits 1 naming the size and limits when the driver refuses it. */
 cl_mem bench_buffer(struct bench_run *r, cl_mem_flags flags, size_t bytes);
+/*
+ * Refuses (exit 2, with the numbers) a run whose host memory would not fit what the
+ * system has available: host_bytes of the benchmark's own, plus device_bytes where
+ * the device's memory is the host's (a CPU device).
+ */
+void bench_host_fits(const struct bench_run *r, uint64_t host_bytes, uint64_t device_bytes,
+		     const char *what);
 /* malloc that exits 1 naming the bytes. */
 void *bench_alloc(size_t bytes);
 

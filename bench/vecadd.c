@@ -33,7 +33,8 @@ struct vecadd_state {
 	char *build_log;
 	struct kernel_res res;
 	cl_mem a, b, out, info, scratch;
-	uint32_t *ha, *hb, *hout, *href;
+	size_t chunk;            /* elements per piece of the host-side inputs and check */
+	uint32_t *ha, *hb, *hout;
 };
 
 /* One point's parameters: what was asked and what the launch really ran with. */
@@ -223,19 +224,27 @@ static void plan_build(struct bench_run *r, const struct vecadd_opts *v, struct 
 		p->wg_note[0] = '\0';
 }
 
+/*
+ * Inputs are made, and the output checked, in pieces of at most VECADD_CHUNK elements:
+ * host memory stays three pieces however large the problem.
+ */
+#define VECADD_CHUNK (4u << 20)
+
 static void alloc_bufs(struct bench_run *r, struct vecadd_state *p)
 {
 	size_t bytes = (size_t)p->max_n * 4;
 
+	p->chunk = p->max_n < VECADD_CHUNK ? (size_t)p->max_n : VECADD_CHUNK;
+	bench_host_fits(r, 3 * (uint64_t)p->chunk * 4, 4 * (uint64_t)bytes,
+			"3 host pieces of the inputs and output");
 	p->a = bench_buffer(r, CL_MEM_READ_ONLY, bytes);
 	p->b = bench_buffer(r, CL_MEM_READ_ONLY, bytes);
 	p->out = bench_buffer(r, CL_MEM_READ_WRITE, bytes);
 	p->scratch = bench_buffer(r, CL_MEM_READ_WRITE, bytes);
 	p->info = bench_buffer(r, CL_MEM_READ_WRITE, 16);
-	p->ha = bench_alloc(bytes);
-	p->hb = bench_alloc(bytes);
-	p->hout = bench_alloc(bytes);
-	p->href = bench_alloc(bytes);
+	p->ha = bench_alloc(p->chunk * 4);
+	p->hb = bench_alloc(p->chunk * 4);
+	p->hout = bench_alloc(p->chunk * 4);
 }
 
 static size_t vecadd_plan(struct bench_run *r)
@@ -266,7 +275,6 @@ static void vecadd_teardown(struct bench_run *r)
 	free(p->ha);
 	free(p->hb);
 	free(p->hout);
-	free(p->href);
 	free(p->build_log);
 	clReleaseKernel(p->k);
 	clReleaseProgram(p->prog);
@@ -276,23 +284,57 @@ static void vecadd_teardown(struct bench_run *r)
 
 /* ---- one point ---- */
 
+/* The inputs a and b of elements [off, off + len): both random streams, advanced in order. */
+static void make_inputs(struct vecadd_state *p, struct check_rng *ra, struct check_rng *rb, size_t len)
+{
+	check_rng_fill(ra, p->ha, len);
+	check_rng_fill(rb, p->hb, len);
+}
+
 static bool upload(struct bench_run *r, struct vecadd_state *p, const struct vecadd_params *a,
 		   char *err, size_t len)
 {
-	size_t bytes = (size_t)a->n * 4;
-
-	check_fill_random(p->ha, a->n, a->seed);
-	check_fill_random(p->hb, a->n, a->seed ^ 0x5bd1e995ull);
-	for (uint64_t k = 0; k < a->n; k++)
-		p->href[k] = vecadd_ref(p->ha[k], p->hb[k], a->iter);
+	struct check_rng ra, rb;
 	cl_ulong cn = a->n, cs = a->slice;
 	cl_uint ci = a->iter;
-	return CL_CHECK(clEnqueueWriteBuffer(r->pc.q, p->a, CL_TRUE, 0, bytes, p->ha, 0, NULL, NULL), err, len) &&
-	       CL_CHECK(clEnqueueWriteBuffer(r->pc.q, p->b, CL_TRUE, 0, bytes, p->hb, 0, NULL, NULL), err, len) &&
-	       CL_CHECK(check_poison(r->pc.q, p->out, bytes), err, len) &&
+
+	check_rng_init(&ra, a->seed);
+	check_rng_init(&rb, a->seed ^ 0x5bd1e995ull);
+	for (uint64_t off = 0; off < a->n; off += p->chunk) {
+		size_t m = a->n - off < p->chunk ? (size_t)(a->n - off) : p->chunk;
+		make_inputs(p, &ra, &rb, m);
+		if (!CL_CHECK(clEnqueueWriteBuffer(r->pc.q, p->a, CL_TRUE, off * 4, m * 4, p->ha, 0, NULL,
+						   NULL), err, len) ||
+		    !CL_CHECK(clEnqueueWriteBuffer(r->pc.q, p->b, CL_TRUE, off * 4, m * 4, p->hb, 0, NULL,
+						   NULL), err, len))
+			return false;
+	}
+	return CL_CHECK(check_poison(r->pc.q, p->out, (size_t)a->n * 4), err, len) &&
 	       CL_CHECK(check_poison(r->pc.q, p->info, 16), err, len) &&
 	       PROG_SET_ARGS(p->k, err, len, PROG_ARG(p->a), PROG_ARG(p->b), PROG_ARG(p->out),
 			     PROG_ARG(cn), PROG_ARG(cs), PROG_ARG(ci), PROG_ARG(p->info));
+}
+
+/* Compares the output with the host's reference, piece by piece. */
+static bool check_output(struct bench_run *r, struct vecadd_state *p, const struct vecadd_params *a,
+			 char *err, size_t len)
+{
+	struct check_rng ra, rb;
+	struct check_tally t = { 0 };
+
+	check_rng_init(&ra, a->seed);
+	check_rng_init(&rb, a->seed ^ 0x5bd1e995ull);
+	for (uint64_t off = 0; off < a->n; off += p->chunk) {
+		size_t m = a->n - off < p->chunk ? (size_t)(a->n - off) : p->chunk;
+		if (!CL_CHECK(clEnqueueReadBuffer(r->pc.q, p->out, CL_TRUE, off * 4, m * 4, p->hout, 0,
+						  NULL, NULL), err, len))
+			return false;
+		make_inputs(p, &ra, &rb, m);
+		for (size_t k = 0; k < m; k++)
+			p->hb[k] = vecadd_ref(p->ha[k], p->hb[k], a->iter);
+		check_tally_u32(&t, p->hout, p->hb, m, off);
+	}
+	return check_tally_reason(&t, err, len) == 0;
 }
 
 /* Checks the output and what the kernel recorded of its own launch. */
@@ -301,12 +343,9 @@ static bool validate(struct bench_run *r, struct vecadd_state *p, struct vecadd_
 {
 	cl_uint info[4];
 
-	if (!CL_CHECK(clEnqueueReadBuffer(r->pc.q, p->out, CL_TRUE, 0, (size_t)a->n * 4, p->hout, 0,
-					  NULL, NULL), err, len) ||
+	if (!check_output(r, p, a, err, len) ||
 	    !CL_CHECK(clEnqueueReadBuffer(r->pc.q, p->info, CL_TRUE, 0, sizeof(info), info, 0, NULL,
 					  NULL), err, len))
-		return false;
-	if (check_compare_u32(p->hout, p->href, a->n, err, len))
 		return false;
 	if ((p->wg && info[0] != p->wg) || (a->groups && info[1] != a->groups)) {
 		snprintf(err, len, "the kernel saw local size %u and %u groups, launched with %u and %llu",

@@ -18,9 +18,14 @@ uint64_t check_fresh_seed(void)
 	return s;
 }
 
-void check_fill_random(uint32_t *x, size_t n, uint64_t seed)
+void check_rng_init(struct check_rng *g, uint64_t seed)
 {
-	uint64_t s = rng_splitmix64(&seed) | 1;
+	g->s = rng_splitmix64(&seed) | 1;
+}
+
+void check_rng_fill(struct check_rng *g, uint32_t *x, size_t n)
+{
+	uint64_t s = g->s;
 
 	for (size_t i = 0; i < n; i++) {
 		s ^= s >> 12;
@@ -28,6 +33,15 @@ void check_fill_random(uint32_t *x, size_t n, uint64_t seed)
 		s ^= s >> 27;
 		x[i] = (uint32_t)((s * 0x2545F4914F6CDD1Dull) >> 32);
 	}
+	g->s = s;
+}
+
+void check_fill_random(uint32_t *x, size_t n, uint64_t seed)
+{
+	struct check_rng g;
+
+	check_rng_init(&g, seed);
+	check_rng_fill(&g, x, n);
 }
 
 cl_int check_poison(cl_command_queue q, cl_mem m, size_t bytes)
@@ -38,19 +52,35 @@ cl_int check_poison(cl_command_queue q, cl_mem m, size_t bytes)
 	return e == CL_SUCCESS ? clFinish(q) : e;
 }
 
+void check_tally_u32(struct check_tally *t, const uint32_t *got, const uint32_t *ref, size_t n,
+		     uint64_t base)
+{
+	for (size_t i = 0; i < n; i++)
+		if (got[i] != ref[i] && t->bad++ == 0) {
+			t->first = base + i;
+			t->want = ref[i];
+			t->got = got[i];
+		}
+	t->n += n;
+}
+
+uint64_t check_tally_reason(const struct check_tally *t, char *reason, size_t len)
+{
+	if (t->bad)
+		snprintf(reason, len, "%llu of %llu words differ; first at %llu: expected 0x%08x, got "
+			 "0x%08x%s", (unsigned long long)t->bad, (unsigned long long)t->n,
+			 (unsigned long long)t->first, t->want, t->got,
+			 t->got == CHECK_POISON ? " (poison: never written)" : "");
+	else if (len)
+		reason[0] = '\0';
+	return t->bad;
+}
+
 size_t check_compare_u32(const uint32_t *got, const uint32_t *ref, size_t n, char *reason,
 			 size_t len)
 {
-	size_t bad = 0, first = 0;
+	struct check_tally t = { 0 };
 
-	for (size_t i = 0; i < n; i++)
-		if (got[i] != ref[i] && bad++ == 0)
-			first = i;
-	if (bad)
-		snprintf(reason, len, "%zu of %zu words differ; first at %zu: expected 0x%08x, got 0x%08x%s",
-			 bad, n, first, ref[first], got[first],
-			 got[first] == CHECK_POISON ? " (poison: never written)" : "");
-	else if (len)
-		reason[0] = '\0';
-	return bad;
+	check_tally_u32(&t, got, ref, n, 0);
+	return (size_t)check_tally_reason(&t, reason, len);
 }

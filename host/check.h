@@ -12,7 +12,14 @@
 /* A fresh seed from the system (getrandom), falling back to the clock. */
 uint64_t check_fresh_seed(void);
 
-/* Fills x[0..n) with pseudo-random words from seed (xorshift64*, splitmix-seeded). */
+/* A stream of pseudo-random words (xorshift64*, splitmix-seeded), filled in pieces. */
+struct check_rng {
+	uint64_t s;
+};
+void check_rng_init(struct check_rng *g, uint64_t seed);
+void check_rng_fill(struct check_rng *g, uint32_t *x, size_t n);
+
+/* Fills x[0..n) with the first n words of seed's stream. */
 void check_fill_random(uint32_t *x, size_t n, uint64_t seed);
 
 /* Fills a device buffer of `bytes` (a multiple of 4) with CHECK_POISON, waiting for it. */
@@ -25,5 +32,16 @@ cl_int check_poison(cl_command_queue q, cl_mem m, size_t bytes);
  */
 size_t check_compare_u32(const uint32_t *got, const uint32_t *ref, size_t n, char *reason,
 			 size_t len);
+
+/* The same comparison over an output checked in pieces: tally each, then the reason. */
+struct check_tally {
+	uint64_t n, bad, first;
+	uint32_t want, got;
+};
+/* Adds the piece got/ref of n words that starts at word `base` of the output. */
+void check_tally_u32(struct check_tally *t, const uint32_t *got, const uint32_t *ref, size_t n,
+		     uint64_t base);
+/* The number of differing words (0: valid), described in reason as check_compare_u32 does. */
+uint64_t check_tally_reason(const struct check_tally *t, char *reason, size_t len);
 
 #endif

@@ -133,12 +133,13 @@ static void session_close(struct bench_run *r)
 		free(pt->params);
 		free(pt->dev_ns);
 		json_decref(pt->ceil_stats);
+		json_decref(pt->ceil_kernel_stats);
 		json_decref(pt->model_json);
 		json_decref(pt->metrics);
 		json_decref(pt->extra);
 	}
 	free(r->points);
-	json_decref(r->ceil_stats);
+	bench_ceiling_free(r);
 	json_decref(r->doc);
 	prog_ctx_release(&r->pc);
 	dev_list_free(&r->devs);
@@ -277,30 +278,6 @@ const char *bench_wg_note(unsigned wg, const struct kernel_res *res, char *buf, 
 	return buf;
 }
 
-/* The copy ceiling of pt->ceil_bytes, measured once for consecutive points of the same bytes. */
-static void measure_ceiling(struct bench_run *r, struct bench_point *pt)
-{
-	unsigned reps = r->co->reps;
-	struct time_copy c = { pt->ceil_src, pt->ceil_dst, pt->ceil_bytes };
-	struct stats st;
-	char err[1024];
-
-	if (r->ceil_bytes != pt->ceil_bytes) {
-		double *t = bench_alloc(2 * (size_t)reps * sizeof(double));
-		if (!time_run(r->pc.q, time_enqueue_copy, &c, r->co->warmup, reps, t, t + reps, err,
-			      sizeof(err)))
-			cli_die(EXIT_FAIL, "driver: the copy ceiling of %zu bytes: %s", pt->ceil_bytes, err);
-		stats_compute(t, reps, &st);
-		json_decref(r->ceil_stats);
-		r->ceil_stats = res_stats_json(&st, t, reps);
-		r->ceil_ns = st.median;
-		r->ceil_bytes = pt->ceil_bytes;
-		free(t);
-	}
-	pt->ceil_ns = r->ceil_ns;
-	pt->ceil_stats = json_incref(r->ceil_stats);
-}
-
 static void run_point(struct bench_run *r, struct bench_point *pt)
 {
 	pt->params = bench_alloc(r->ops->params_size ? r->ops->params_size : 1);
@@ -308,8 +285,15 @@ static void run_point(struct bench_run *r, struct bench_point *pt)
 	r->ops->point(r, pt);
 	if (pt->status == POINT_OK && pt->enqueue && !pt->n)
 		bench_point_measure(r, pt, pt->enqueue, pt->enqueue_arg);
-	if (pt->status == POINT_OK && pt->n && pt->ceil_bytes)
-		measure_ceiling(r, pt);
+	if (pt->status == POINT_OK && pt->n && pt->ceil_bytes) {
+		bench_ceiling_measure(r, pt);
+		if (bench_point_gbps(pt) > bench_point_ceiling_gbps(pt))
+			bench_note(pt, "%.3f of the ceiling: faster than both copies of the same bytes in this "
+				   "run (clEnqueueCopyBuffer %.2f GB/s, stream_copy kernel %.2f GB/s)",
+				   bench_point_gbps(pt) / bench_point_ceiling_gbps(pt),
+				   bench_point_copy_gbps(pt),
+				   pt->ceil_kernel_ns > 0 ? 2.0 * (double)pt->ceil_bytes / pt->ceil_kernel_ns : 0);
+	}
 	if (!pt->model_json && pt->model_groups) {
 		struct occ_kernel k;
 		occ_kernel_from_res(&k, &pt->res, pt->model_wg, pt->model_simd, pt->model_barrier);
@@ -341,6 +325,11 @@ double bench_point_gbps(const struct bench_point *pt)
 
 double bench_point_copy_gbps(const struct bench_point *pt)
 {
+	return pt->ceil_copy_ns > 0 ? 2.0 * (double)pt->ceil_bytes / pt->ceil_copy_ns : 0;
+}
+
+double bench_point_ceiling_gbps(const struct bench_point *pt)
+{
 	return pt->ceil_ns > 0 ? 2.0 * (double)pt->ceil_bytes / pt->ceil_ns : 0;
 }
 
@@ -355,6 +344,13 @@ static json_t *metrics_json(const struct bench_point *pt)
 			json_object_set_new(m, "copy_gbps", json_real(bench_point_copy_gbps(pt)));
 			json_object_set_new(m, "fraction_of_copy",
 					    json_real(bench_point_gbps(pt) / bench_point_copy_gbps(pt)));
+			if (pt->ceil_kernel_ns > 0)
+				json_object_set_new(m, "stream_copy_gbps",
+						    json_real(2.0 * (double)pt->ceil_bytes / pt->ceil_kernel_ns));
+			json_object_set_new(m, "ceiling_gbps", json_real(bench_point_ceiling_gbps(pt)));
+			json_object_set_new(m, "ceiling_by", json_string(pt->ceil_by));
+			json_object_set_new(m, "fraction_of_ceiling",
+					    json_real(bench_point_gbps(pt) / bench_point_ceiling_gbps(pt)));
 		}
 	}
 	if (pt->n && pt->ops > 0)
@@ -385,6 +381,8 @@ static json_t *point_json(const struct bench_run *r, const struct bench_point *p
 	}
 	if (pt->ceil_stats)
 		json_object_set(p, "copy_time_ns", pt->ceil_stats);
+	if (pt->ceil_kernel_stats)
+		json_object_set(p, "stream_copy_time_ns", pt->ceil_kernel_stats);
 	if ((m = metrics_json(pt)))
 		json_object_set_new(p, "metrics", m);
 	if (pt->model_json)
@@ -416,7 +414,7 @@ static size_t number_notes(struct bench_run *r, size_t n)
 /* The table of the first n points, then their notes. */
 static void print_table(struct bench_run *r, size_t n)
 {
-	const struct bench_col *c = r->ops->cols;
+	const struct bench_col *c = r->cols;
 	const char *head[TABLE_MAX_COLS] = { 0 }, *cells[TABLE_MAX_COLS] = { 0 };
 	char buf[TABLE_MAX_COLS][96];
 	struct table t;
@@ -519,7 +517,7 @@ static noreturn void abandon(struct bench_run *r, const char *by, int code, bool
 		for (size_t i = 0; i < n; i++)
 			res_doc_add_point(r->doc, point_json(r, &r->points[i]));
 		mark_interrupted(r, by, done);
-		if (!r->co->quiet && r->ops->cols)
+		if (!r->co->quiet && r->cols)
 			print_table(r, n);
 		outputs_write(r->co, r->doc);
 	} else {
@@ -628,6 +626,7 @@ static int run_points(struct bench_run *r)
 
 	watch_start(r);
 	session_open(r);
+	r->cols = r->ops->cols;
 	r->n_points = r->ops->plan(r);
 	r->points = bench_alloc((r->n_points ? r->n_points : 1) * sizeof(*r->points));
 	memset(r->points, 0, (r->n_points ? r->n_points : 1) * sizeof(*r->points));
@@ -640,7 +639,7 @@ static int run_points(struct bench_run *r)
 		res_doc_add_point(r->doc, point_json(r, &r->points[i]));
 	if (done < r->n_points)
 		mark_interrupted(r, sig_name(sig), done);
-	if (!r->co->quiet && r->ops->cols)
+	if (!r->co->quiet && r->cols)
 		print_table(r, done);
 	if (r->ops->report && done == r->n_points)
 		rrc = r->ops->report(r);
@@ -827,17 +826,17 @@ void bench_cell_gbps(const struct bench_run *r, const struct bench_point *pt, ch
 	snprintf(b, n, pt->n && pt->bytes > 0 ? "%.2f" : "-", bench_point_gbps(pt));
 }
 
-void bench_cell_copy_gbps(const struct bench_run *r, const struct bench_point *pt, char *b, size_t n)
+void bench_cell_ceiling_gbps(const struct bench_run *r, const struct bench_point *pt, char *b, size_t n)
 {
 	(void)r;
-	snprintf(b, n, pt->ceil_ns > 0 ? "%.2f" : "-", bench_point_copy_gbps(pt));
+	snprintf(b, n, pt->ceil_ns > 0 ? "%.2f" : "-", bench_point_ceiling_gbps(pt));
 }
 
-void bench_cell_of_copy(const struct bench_run *r, const struct bench_point *pt, char *b, size_t n)
+void bench_cell_of_ceiling(const struct bench_run *r, const struct bench_point *pt, char *b, size_t n)
 {
 	(void)r;
 	snprintf(b, n, pt->ceil_ns > 0 && pt->n ? "%.3f" : "-",
-		 pt->ceil_ns > 0 ? bench_point_gbps(pt) / bench_point_copy_gbps(pt) : 0);
+		 pt->ceil_ns > 0 ? bench_point_gbps(pt) / bench_point_ceiling_gbps(pt) : 0);
 }
 
 void bench_cell_status(const struct bench_run *r, const struct bench_point *pt, char *b, size_t n)

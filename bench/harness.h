@@ -111,8 +111,12 @@ struct bench_point {
 	struct stats time;           /* of dev_ns */
 	bool noisy;                  /* CV above --noisy-cv */
 	size_t note_id;              /* its note's number under the table, 0: none */
-	double ceil_ns;              /* median of the copy ceiling, 0: none */
-	json_t *ceil_stats;          /* owned */
+	double ceil_ns;              /* the ceiling: the faster copy's median, 0: none */
+	const char *ceil_by;         /* which copy that was */
+	double ceil_copy_ns;         /* clEnqueueCopyBuffer's median */
+	double ceil_kernel_ns;       /* the stream_copy kernel's median, 0: not run */
+	json_t *ceil_stats;          /* owned: clEnqueueCopyBuffer's statistics */
+	json_t *ceil_kernel_stats;   /* owned: the stream_copy kernel's, NULL: not run */
 	struct occ_result model;
 	json_t *model_json;          /* owned; set by point() to give a model of its own */
 	json_t *metrics;             /* owned; figures beyond bytes, gbps, copy_gbps, gops */
@@ -130,14 +134,22 @@ struct bench_run {
 	struct occ_live model;       /* the occupancy model of the live device */
 	json_t *doc;                 /* the results document */
 	void *state;                 /* the benchmark's own, made by plan, freed by teardown */
+	const struct bench_col *cols;/* the table's columns: ops->cols unless plan chose others */
 	struct bench_point *points;
 	size_t n_points;
 	unsigned n_ok, n_failed, n_skipped;
-	/* the last copy ceiling measured (points of the same bytes share it) */
-	size_t ceil_bytes;
-	double ceil_ns;
-	json_t *ceil_stats;
+	struct bench_ceiling *ceil;  /* the copy ceilings measured (bench/ceiling.c) */
 };
+
+/* ---- the copy ceiling (bench/ceiling.c) ---- */
+/*
+ * The ceiling of a point that moves pt->ceil_bytes each way: the faster of the driver's
+ * clEnqueueCopyBuffer and the suite's own stream_copy kernel (kernels/stream_copy.cl,
+ * validated) copying the same bytes from ceil_src to ceil_dst; consecutive points of the
+ * same bytes share one measurement. A driver failure is fatal (exit 1).
+ */
+void bench_ceiling_measure(struct bench_run *r, struct bench_point *pt);
+void bench_ceiling_free(struct bench_run *r);
 
 /* Runs a row: parses argv (argv[0] is the command), then main or the point loop. */
 int bench_run_main(const struct bench_ops *ops, int argc, char **argv);
@@ -197,13 +209,14 @@ void bench_cell_limiter(const struct bench_run *r, const struct bench_point *pt,
 void bench_cell_median_us(const struct bench_run *r, const struct bench_point *pt, char *b, size_t n);
 void bench_cell_cv(const struct bench_run *r, const struct bench_point *pt, char *b, size_t n);
 void bench_cell_gbps(const struct bench_run *r, const struct bench_point *pt, char *b, size_t n);
-void bench_cell_copy_gbps(const struct bench_run *r, const struct bench_point *pt, char *b, size_t n);
-void bench_cell_of_copy(const struct bench_run *r, const struct bench_point *pt, char *b, size_t n);
+void bench_cell_ceiling_gbps(const struct bench_run *r, const struct bench_point *pt, char *b, size_t n);
+void bench_cell_of_ceiling(const struct bench_run *r, const struct bench_point *pt, char *b, size_t n);
 void bench_cell_status(const struct bench_run *r, const struct bench_point *pt, char *b, size_t n);
 
-/* The point's figures (0 when not measured). */
+/* The point's figures (0 when not measured): its GB/s, clEnqueueCopyBuffer's, the ceiling's. */
 double bench_point_gbps(const struct bench_point *pt);
 double bench_point_copy_gbps(const struct bench_point *pt);
+double bench_point_ceiling_gbps(const struct bench_point *pt);
 
 /* JSON helpers for params_json: null for 0 / NULL. */
 json_t *bench_json_uint0(uint64_t v);

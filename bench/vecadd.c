@@ -18,7 +18,25 @@ struct vecadd_opts {
 	uint64_t slice;          /* elements per group, 0 = default */
 	uint64_t n;              /* total elements, 0 = default */
 	uint64_t seed;
+	bool vec[5];             /* variant 5: vector widths 1, 2, 4, 8, 16 */
+	struct range per_item;   /* variant 5: vectors per work-item */
+	bool loop[2];            /* variant 5: stride, block */
 	bool sg_given, iter_given, seed_given;
+};
+
+static const char *const vec_names[] = { "1", "2", "4", "8", "16" };
+static const char *const loop_names[] = { "stride", "block" };
+#define VECADD_MAX_SHAPES 64
+
+/* One kernel of the run: variants 1-4 have one; the streaming family one per shape. */
+struct vecadd_shape {
+	unsigned vec, per_item, loop;   /* loop: 0 stride, 1 block */
+	cl_program prog;
+	cl_kernel k;
+	char *build_log;
+	struct kernel_res res;
+	char wg_note[160];       /* a work-group above CL_KERNEL_WORK_GROUP_SIZE that ran */
+	json_t *kernel_json;
 };
 
 /* What the run resolves once for the device. */
@@ -26,12 +44,10 @@ struct vecadd_state {
 	unsigned wg;             /* work-group size, 0: driver's choice (variant 1) */
 	unsigned sg_req;         /* required sub-group size, 0: none */
 	const char *sg_note;     /* why none was required where one was wanted */
-	char wg_note[160];       /* a work-group above CL_KERNEL_WORK_GROUP_SIZE that ran */
 	uint64_t max_n;          /* largest problem of the sweep */
-	cl_program prog;
-	cl_kernel k;
-	char *build_log;
-	struct kernel_res res;
+	struct vecadd_shape shape[VECADD_MAX_SHAPES];
+	size_t n_shapes;
+	uint64_t uploaded_n, uploaded_seed;   /* the inputs on the device (n 0: none) */
 	cl_mem a, b, out, info, scratch;
 	size_t chunk;            /* elements per piece of the host-side inputs and check */
 	uint32_t *ha, *hb, *hout;
@@ -44,6 +60,7 @@ struct vecadd_params {
 	bool wg_by_driver, barrier;
 	unsigned sg_req, sg_compiled, sg_kernel, simd;
 	const char *simd_source;
+	const struct vecadd_shape *shape;
 };
 
 /* The kernel's counts per launch (kernels/vecadd.cl states them). */
@@ -75,12 +92,15 @@ static uint32_t vecadd_ref(uint32_t a, uint32_t b, unsigned iter)
 
 #define VO(f) offsetof(struct vecadd_opts, f)
 static const struct cli_opt vecadd_cli[] = {
-	{ "variant", "N", CLI_UINT, VO(variant), 1, 4,
+	{ "variant", "N", CLI_UINT, VO(variant), 1, 5,
 	  .help = "1: one work-item per element, local size left to the driver\n"
 		  "2: work-groups of 512 (or the device maximum), sub-group 32 where it\n"
 		  "   can be required, each group adding its own slice (default)\n"
 		  "3: as 2 with --wg, --sg and --iter set by the user\n"
-		  "4: as 3 with barriers at the start and the end" },
+		  "4: as 3 with barriers at the start and the end\n"
+		  "5: streaming: the same add on vectors of --vec ints, --per-item of\n"
+		  "   them per work-item, strided by the grid or in blocks (--loop);\n"
+		  "   every shape a point, the best reported" },
 	{ "groups", "RANGE", CLI_RANGE, VO(groups), 1, 1u << 24,
 	  .help = "work-groups per launch, e.g. 1..48, 1..48:4, 1,2,4,8..16, 32..1024:x2\n"
 		  "(variants 2-4; default 1..48)" },
@@ -90,7 +110,7 @@ static const struct cli_opt vecadd_cli[] = {
 		  "auto leaves it to the driver (default: 32 where possible for\n"
 		  "variant 2, auto for 3-4)" },
 	{ "iter", "N", CLI_UINT, VO(iter), 0, 1u << 24,
-	  .help = "dependent xorshift rounds per element (default 0 for 1-2, 1000 for 3-4)" },
+	  .help = "dependent xorshift rounds per element (default 1000 for 3-4, else 0)" },
 	{ "slice", "N", CLI_SIZE, VO(slice), 1, 1ull << 36,
 	  .help = "elements per work-group (variants 2-4; default 65536 for 2, 4 x wg\n"
 		  "for 3-4); sizes take K/M/G/Ki/Mi/Gi suffixes" },
@@ -98,6 +118,13 @@ static const struct cli_opt vecadd_cli[] = {
 	  .help = "total elements: variant 1's problem (default 16Mi); for 2-4 it\n"
 		  "overrides --slice with ceil(N / groups). Streaming: --n 256Mi is\n"
 		  "1 GiB per buffer" },
+	{ "vec", "LIST", CLI_NAMES, VO(vec), .names = vec_names, .n_names = 5,
+	  .help = "variant 5: vector widths among 1,2,4,8,16 or all (default 1,2,4)" },
+	{ "per-item", "RANGE", CLI_RANGE, VO(per_item), 1, 1024,
+	  .help = "variant 5: vectors per work-item (default 1,2,4)" },
+	{ "loop", "LIST", CLI_NAMES, VO(loop), .names = loop_names, .n_names = 2,
+	  .help = "variant 5: stride (by the whole grid), block (consecutive), or all\n"
+		  "(default stride)" },
 	{ "seed", "N", CLI_U64, VO(seed), 0, UINT64_MAX,
 	  .help = "random seed for the inputs (default: fresh from the system)" },
 	{ 0 } };
@@ -105,6 +132,14 @@ static const struct cli_opt vecadd_cli[] = {
 static void vecadd_defaults(void *opts)
 {
 	((struct vecadd_opts *)opts)->variant = 2;
+}
+
+/* The streaming family's grid: work-groups for n elements in vectors of vec, per_item each. */
+static uint64_t stream_groups(uint64_t n, unsigned vec, unsigned per_item, unsigned wg)
+{
+	uint64_t items = (n / vec + per_item - 1) / per_item;
+
+	return (items + wg - 1) / wg;
 }
 
 static void vecadd_check(void *opts, const struct cli_set *given)
@@ -115,14 +150,32 @@ static void vecadd_check(void *opts, const struct cli_set *given)
 	v->sg_given = cli_given(given, "sg");
 	v->iter_given = cli_given(given, "iter");
 	v->seed_given = cli_given(given, "seed");
+	if (v->variant != 5 &&
+	    (cli_given(given, "vec") || cli_given(given, "per-item") || cli_given(given, "loop")))
+		cli_usage_error("--vec, --per-item and --loop apply to variant 5 (streaming)");
+	if (v->variant == 5) {
+		if (have_groups || v->slice)
+			cli_usage_error("--groups and --slice do not apply to variant 5: the shape "
+					"(--vec, --per-item, --wg) sets the grid for --n elements");
+		if (!cli_given(given, "vec"))
+			v->vec[0] = v->vec[1] = v->vec[2] = true;
+		if (!cli_given(given, "per-item"))
+			cli_range("per-item", "1,2,4", 1, 1024, &v->per_item);
+		if (!cli_given(given, "loop"))
+			v->loop[0] = true;
+		for (unsigned i = 0; i < 5; i++)
+			if (v->vec[i] && v->n % (1u << i))
+				cli_usage_error("--n %llu is not a multiple of --vec %u",
+						(unsigned long long)v->n, 1u << i);
+	}
 	if (v->variant == 1 && (have_groups || v->wg || v->slice))
 		cli_usage_error("--groups, --wg and --slice apply to variants 2-4; variant 1 takes --n");
 	if (v->variant == 2 && v->wg)
 		cli_usage_error("--wg applies to variants 3-4 (variant 2 uses 512 or the device maximum)");
-	if (!have_groups && v->variant != 1)
+	if (!have_groups && v->variant < 5 && v->variant != 1)
 		cli_range("groups", "1..48", 1, 48, &v->groups);
 	if (!v->iter_given)
-		v->iter = v->variant >= 3 ? 1000 : 0;
+		v->iter = v->variant == 3 || v->variant == 4 ? 1000 : 0;
 }
 
 /* ---- plan ---- */
@@ -130,8 +183,8 @@ static void vecadd_check(void *opts, const struct cli_set *given)
 /* Elements and slice of the point with `groups` work-groups. */
 static void point_size(const struct vecadd_opts *v, uint64_t groups, uint64_t *n, uint64_t *slice)
 {
-	if (v->variant == 1) {
-		*n = v->n ? v->n : 16ull << 20;
+	if (v->variant == 1 || v->variant == 5) {
+		*n = v->n ? v->n : (v->variant == 1 ? 16ull : 64ull) << 20;
 		*slice = 0;
 	} else if (v->n) {
 		*n = v->n;
@@ -183,16 +236,18 @@ static void plan_wg(const struct dev_info *d, struct vecadd_opts *v, struct veca
 				p->wg, d->name, d->max_item_sizes[0]);
 	if (p->sg_req && p->wg % p->sg_req)
 		cli_usage_error("--wg %u is not a multiple of --sg %u", p->wg, p->sg_req);
-	if (!v->slice && !v->n)
+	if (!v->slice && !v->n && v->variant != 5)
 		v->slice = v->variant == 2 ? 65536 : 4ull * p->wg;
 }
 
 /* Problem sizes against the device's memory (exit 2 naming the limits). */
 static void plan_memory(const struct dev_info *d, const struct vecadd_opts *v, struct vecadd_state *p)
 {
-	for (size_t i = 0; i < (v->variant == 1 ? 1 : v->groups.n); i++) {
+	bool one = v->variant == 1 || v->variant == 5;
+
+	for (size_t i = 0; i < (one ? 1 : v->groups.n); i++) {
 		uint64_t n, slice;
-		point_size(v, v->variant == 1 ? 1 : v->groups.v[i], &n, &slice);
+		point_size(v, one ? 1 : v->groups.v[i], &n, &slice);
 		p->max_n = n > p->max_n ? n : p->max_n;
 	}
 	if (p->max_n > UINT64_MAX / 16)
@@ -209,19 +264,44 @@ static void plan_memory(const struct dev_info *d, const struct vecadd_opts *v, s
 				(unsigned long long)d->global_mem);
 }
 
-static void plan_build(struct bench_run *r, const struct vecadd_opts *v, struct vecadd_state *p)
+static void build_shape(struct bench_run *r, const struct vecadd_opts *v, struct vecadd_state *p,
+			struct vecadd_shape *sh)
 {
 	char opts[512];
 	int off = snprintf(opts, sizeof(opts), "-DVARIANT=%u -DBARRIER=%d", v->variant,
 			   v->variant == 4);
 
+	if (v->variant == 5)
+		off += snprintf(opts + off, sizeof(opts) - (size_t)off, " -DVEC=%u -DLOOP=%u -DPER_ITEM=%u",
+				sh->vec, sh->loop, sh->per_item);
 	prog_sg_options(r->dev, p->sg_req, opts + off, sizeof(opts) - (size_t)off);
-	p->k = bench_build(r, "vecadd.cl", "vecadd", opts, &p->prog, &p->build_log);
-	prog_kernel_res(&r->pc, p->k, p->wg, p->build_log, &p->res);
-	json_object_set_new(r->doc, "kernel", prog_kernel_res_json("vecadd.cl", "vecadd", opts, &p->res));
+	sh->k = bench_build(r, "vecadd.cl", "vecadd", opts, &sh->prog, &sh->build_log);
+	prog_kernel_res(&r->pc, sh->k, p->wg, sh->build_log, &sh->res);
+	sh->kernel_json = prog_kernel_res_json("vecadd.cl", "vecadd", opts, &sh->res);
 	/* above CL_KERNEL_WORK_GROUP_SIZE the first launch decides (bench_launch_once) */
-	if (p->wg && !bench_wg_note(p->wg, &p->res, p->wg_note, sizeof(p->wg_note)))
-		p->wg_note[0] = '\0';
+	if (p->wg && !bench_wg_note(p->wg, &sh->res, sh->wg_note, sizeof(sh->wg_note)))
+		sh->wg_note[0] = '\0';
+}
+
+/* Variants 1-4: one kernel; the streaming family: every vector width x loop x per-item. */
+static void plan_build(struct bench_run *r, const struct vecadd_opts *v, struct vecadd_state *p)
+{
+	p->n_shapes = 0;
+	for (unsigned w = 0; w < (v->variant == 5 ? 5u : 1u); w++)
+		for (unsigned l = 0; l < (v->variant == 5 ? 2u : 1u); l++)
+			for (size_t i = 0; i < (v->variant == 5 ? v->per_item.n : 1); i++) {
+				if (v->variant == 5 && (!v->vec[w] || !v->loop[l]))
+					continue;
+				if (p->n_shapes == VECADD_MAX_SHAPES)
+					cli_usage_error("more than %d shapes: narrow --vec, --per-item or "
+							"--loop", VECADD_MAX_SHAPES);
+				struct vecadd_shape *sh = &p->shape[p->n_shapes++];
+				sh->vec = 1u << w;
+				sh->loop = l;
+				sh->per_item = v->variant == 5 ? (unsigned)v->per_item.v[i] : 1;
+				build_shape(r, v, p, sh);
+			}
+	json_object_set(r->doc, "kernel", p->shape[0].kernel_json);
 }
 
 /*
@@ -247,6 +327,8 @@ static void alloc_bufs(struct bench_run *r, struct vecadd_state *p)
 	p->hout = bench_alloc(p->chunk * 4);
 }
 
+static const struct bench_col *stream_columns(void);
+
 static size_t vecadd_plan(struct bench_run *r)
 {
 	struct vecadd_opts *v = r->opts;
@@ -261,7 +343,9 @@ static size_t vecadd_plan(struct bench_run *r)
 	if (!v->seed_given)
 		v->seed = check_fresh_seed();
 	alloc_bufs(r, p);
-	return v->variant == 1 ? 1 : v->groups.n;
+	if (v->variant == 5)
+		r->cols = stream_columns();
+	return v->variant == 5 ? p->n_shapes : v->variant == 1 ? 1 : v->groups.n;
 }
 
 static void vecadd_teardown(struct bench_run *r)
@@ -275,11 +359,15 @@ static void vecadd_teardown(struct bench_run *r)
 	free(p->ha);
 	free(p->hb);
 	free(p->hout);
-	free(p->build_log);
-	clReleaseKernel(p->k);
-	clReleaseProgram(p->prog);
+	for (size_t i = 0; i < p->n_shapes; i++) {
+		free(p->shape[i].build_log);
+		clReleaseKernel(p->shape[i].k);
+		clReleaseProgram(p->shape[i].prog);
+		json_decref(p->shape[i].kernel_json);
+	}
 	free(p);
 	range_free(&((struct vecadd_opts *)r->opts)->groups);
+	range_free(&((struct vecadd_opts *)r->opts)->per_item);
 }
 
 /* ---- one point ---- */
@@ -295,12 +383,14 @@ static bool upload(struct bench_run *r, struct vecadd_state *p, const struct vec
 		   char *err, size_t len)
 {
 	struct check_rng ra, rb;
-	cl_ulong cn = a->n, cs = a->slice;
+	cl_ulong cn = a->n / a->shape->vec, cs = a->slice;
 	cl_uint ci = a->iter;
 
 	check_rng_init(&ra, a->seed);
 	check_rng_init(&rb, a->seed ^ 0x5bd1e995ull);
-	for (uint64_t off = 0; off < a->n; off += p->chunk) {
+	/* the streaming family's points share their inputs: uploaded once */
+	for (uint64_t off = 0; (p->uploaded_n != a->n || p->uploaded_seed != a->seed) && off < a->n;
+	     off += p->chunk) {
 		size_t m = a->n - off < p->chunk ? (size_t)(a->n - off) : p->chunk;
 		make_inputs(p, &ra, &rb, m);
 		if (!CL_CHECK(clEnqueueWriteBuffer(r->pc.q, p->a, CL_TRUE, off * 4, m * 4, p->ha, 0, NULL,
@@ -309,9 +399,11 @@ static bool upload(struct bench_run *r, struct vecadd_state *p, const struct vec
 						   NULL), err, len))
 			return false;
 	}
+	p->uploaded_n = a->n;
+	p->uploaded_seed = a->seed;
 	return CL_CHECK(check_poison(r->pc.q, p->out, (size_t)a->n * 4), err, len) &&
 	       CL_CHECK(check_poison(r->pc.q, p->info, 16), err, len) &&
-	       PROG_SET_ARGS(p->k, err, len, PROG_ARG(p->a), PROG_ARG(p->b), PROG_ARG(p->out),
+	       PROG_SET_ARGS(a->shape->k, err, len, PROG_ARG(p->a), PROG_ARG(p->b), PROG_ARG(p->out),
 			     PROG_ARG(cn), PROG_ARG(cs), PROG_ARG(ci), PROG_ARG(p->info));
 }
 
@@ -355,9 +447,9 @@ static bool validate(struct bench_run *r, struct vecadd_state *p, struct vecadd_
 	a->wg = info[0];
 	a->groups = info[1];
 	a->sg_kernel = info[2];
-	if (p->sg_req && (info[2] != p->sg_req || (p->res.compiled_sg && p->res.compiled_sg != p->sg_req))) {
+	if (p->sg_req && (info[2] != p->sg_req || (a->sg_compiled && a->sg_compiled != p->sg_req))) {
 		snprintf(err, len, "required sub-group size %u, but the compiler reports %u and the kernel "
-			 "ran with %u", p->sg_req, p->res.compiled_sg, info[2]);
+			 "ran with %u", p->sg_req, a->sg_compiled, info[2]);
 		return false;
 	}
 	return true;
@@ -379,34 +471,43 @@ static void point_simd(const struct bench_run *r, const struct vecadd_state *p, 
 	}
 }
 
-static void vecadd_point(struct bench_run *r, struct bench_point *pt)
+/* The point's shape, problem and grid. */
+static size_t point_plan(const struct vecadd_opts *v, const struct vecadd_state *p, size_t i,
+			 struct vecadd_params *a)
 {
-	const struct vecadd_opts *v = r->opts;
-	struct vecadd_state *p = r->state;
-	struct vecadd_params *a = pt->params;
-	char err[4096];
-	size_t global;
-
 	a->variant = v->variant;
-	a->groups = v->variant == 1 ? 0 : v->groups.v[pt->index];
-	a->seed = v->seed + pt->index;
+	a->shape = &p->shape[v->variant == 5 ? i : 0];
+	a->groups = v->variant == 1 || v->variant == 5 ? 0 : v->groups.v[i];
+	a->seed = v->variant == 5 ? v->seed : v->seed + i;
 	a->iter = v->iter;
 	a->wg = p->wg;
 	a->wg_by_driver = !p->wg;
 	a->barrier = v->variant == 4;
 	a->sg_req = p->sg_req;
-	a->sg_compiled = p->res.compiled_sg;
+	a->sg_compiled = a->shape->res.compiled_sg;
 	point_size(v, a->groups, &a->n, &a->slice);
-	global = v->variant == 1 ? (size_t)a->n : (size_t)(a->groups * p->wg);
+	if (v->variant == 5)
+		a->groups = stream_groups(a->n, a->shape->vec, a->shape->per_item, p->wg);
+	return v->variant == 1 ? (size_t)a->n : (size_t)(a->groups * p->wg);
+}
+
+static void vecadd_point(struct bench_run *r, struct bench_point *pt)
+{
+	struct vecadd_state *p = r->state;
+	struct vecadd_params *a = pt->params;
+	size_t global = point_plan(r->opts, p, pt->index, a);
+	const struct vecadd_shape *sh = a->shape;
+	char err[4096];
+
 	if (!upload(r, p, a, err, sizeof(err)) ||
-	    !bench_launch_once(r, p->k, global, p->wg, &p->res, "wg", err, sizeof(err)) ||
+	    !bench_launch_once(r, sh->k, global, p->wg, &sh->res, "wg", err, sizeof(err)) ||
 	    !validate(r, p, a, err, sizeof(err)))
 		bench_fail(pt, "%s", err);
 	point_simd(r, p, a);
 	if (pt->status != POINT_OK)
 		return;
 	pt->validated = true;
-	bench_point_time_launch(pt, p->k, global, p->wg);
+	bench_point_time_launch(pt, sh->k, global, p->wg);
 	pt->bytes = vecadd_bytes(a->n);
 	pt->ops = vecadd_ops(a->n, a->iter);
 	pt->ceil_src = p->a;   /* the copy ceiling: the same n * 4 bytes read and written */
@@ -414,9 +515,11 @@ static void vecadd_point(struct bench_run *r, struct bench_point *pt)
 	pt->ceil_bytes = (size_t)a->n * 4;
 	if (p->sg_note)
 		bench_note(pt, "%s", p->sg_note);
-	if (p->wg_note[0])
-		bench_note(pt, "%s", p->wg_note);
-	bench_point_model(pt, &p->res, a->wg, a->simd, a->barrier, a->groups);
+	if (sh->wg_note[0])
+		bench_note(pt, "%s", sh->wg_note);
+	if (a->variant == 5)
+		pt->extra = json_pack("{sO}", "kernel", sh->kernel_json);
+	bench_point_model(pt, &sh->res, a->wg, a->simd, a->barrier, a->groups);
 }
 
 /* ---- views ---- */
@@ -441,6 +544,11 @@ static json_t *vecadd_params_json(const struct bench_run *r, const struct bench_
 	json_object_set_new(o, "n", json_integer((json_int_t)a->n));
 	json_object_set_new(o, "slice", bench_json_uint0(a->slice));
 	json_object_set_new(o, "seed", json_integer((json_int_t)(a->seed & 0x7fffffffffffffffull)));
+	if (a->variant == 5) {
+		json_object_set_new(o, "vec", json_integer(a->shape->vec));
+		json_object_set_new(o, "per_item", json_integer(a->shape->per_item));
+		json_object_set_new(o, "loop", json_string(loop_names[a->shape->loop]));
+	}
 	return o;
 }
 
@@ -472,8 +580,57 @@ static const struct bench_col vecadd_cols[] = {
 	{ "SIMD", cell_simd }, { "Threads/WG", cell_tpwg }, { "Threads", cell_threads },
 	{ "Model occupancy", bench_cell_occupancy }, { "Limiter", bench_cell_limiter },
 	{ "median us", bench_cell_median_us }, { "CV %", bench_cell_cv }, { "GB/s", bench_cell_gbps },
-	{ "copy GB/s", bench_cell_copy_gbps }, { "of copy", bench_cell_of_copy },
+	{ "ceiling GB/s", bench_cell_ceiling_gbps }, { "of ceiling", bench_cell_of_ceiling },
 	{ "status", bench_cell_status }, { 0 } };
+
+static void shape_str(const struct vecadd_shape *sh, char *b, size_t n)
+{
+	char v[16] = "";
+
+	if (sh->vec > 1)
+		snprintf(v, sizeof(v), "%u", sh->vec);
+	snprintf(b, n, "uint%s x%u %s", v, sh->per_item, loop_names[sh->loop]);
+}
+
+CELL(cell_shape) { (void)r; shape_str(VA(pt)->shape, b, n); }
+
+static const struct bench_col stream_cols[] = {
+	{ "Shape", cell_shape }, { "Work-groups", cell_groups }, { "WG size", cell_wg },
+	{ "SIMD", cell_simd }, { "Model occupancy", bench_cell_occupancy },
+	{ "median us", bench_cell_median_us }, { "CV %", bench_cell_cv }, { "GB/s", bench_cell_gbps },
+	{ "ceiling GB/s", bench_cell_ceiling_gbps }, { "of ceiling", bench_cell_of_ceiling },
+	{ "status", bench_cell_status }, { 0 } };
+
+static const struct bench_col *stream_columns(void)
+{
+	return stream_cols;
+}
+
+/* The streaming family: the fastest shape, in the document and under the table. */
+static int vecadd_report(struct bench_run *r)
+{
+	const struct bench_point *best = NULL;
+	char shape[64];
+
+	if (((const struct vecadd_opts *)r->opts)->variant != 5)
+		return EXIT_OK;
+	for (size_t i = 0; i < r->n_points; i++)
+		if (r->points[i].n && (!best || r->points[i].time.median < best->time.median))
+			best = &r->points[i];
+	if (!best)
+		return EXIT_OK;
+	shape_str(VA(best)->shape, shape, sizeof(shape));
+	json_object_set_new(r->doc, "best_shape",
+			    json_pack("{sisiss sf sf}", "vec", VA(best)->shape->vec, "per_item",
+				      VA(best)->shape->per_item, "loop", loop_names[VA(best)->shape->loop],
+				      "gbps", bench_point_gbps(best), "ceiling_gbps",
+				      bench_point_ceiling_gbps(best)));
+	if (!r->co->quiet)
+		printf("fastest shape: %s, %.2f GB/s (%.3f of the ceiling, %s)\n", shape,
+		       bench_point_gbps(best), bench_point_gbps(best) / bench_point_ceiling_gbps(best),
+		       best->ceil_by);
+	return EXIT_OK;
+}
 
 static void vecadd_title(const struct bench_run *r, FILE *f)
 {
@@ -484,8 +641,12 @@ static void vecadd_title(const struct bench_run *r, FILE *f)
 static void vecadd_label(const struct bench_run *r, size_t i, char *buf, size_t len)
 {
 	const struct vecadd_opts *v = r->opts;
+	const struct vecadd_state *p = r->state;
 
-	snprintf(buf, len, "groups=%llu", v->variant == 1 ? 0ull : (unsigned long long)v->groups.v[i]);
+	if (v->variant == 5)
+		shape_str(&p->shape[i], buf, len);
+	else
+		snprintf(buf, len, "groups=%llu", v->variant == 1 ? 0ull : (unsigned long long)v->groups.v[i]);
 }
 
 const struct bench_ops vecadd_bench = {
@@ -504,5 +665,6 @@ const struct bench_ops vecadd_bench = {
 	.params_json = vecadd_params_json,
 	.cols = vecadd_cols,
 	.title = vecadd_title,
+	.report = vecadd_report,
 	.teardown = vecadd_teardown,
 };

@@ -11,15 +11,31 @@
  * VARIANT 2..4: work-group g adds its own slice [g*slice, min((g+1)*slice, n)),
  *   work-items striding by the work-group size.
  * BARRIER (variant 4): barriers at the start and at the end.
+ * VARIANT 5 (streaming): the same function on VEC-wide vectors (VEC 1, 2, 4, 8, 16),
+ *   n counting vectors; LOOP 0 strides by the whole grid (each work-item's accesses
+ *   are a grid apart, neighbours adjacent: coalesced), LOOP 1 gives each work-item
+ *   PER_ITEM consecutive vectors (neighbours PER_ITEM vectors apart).
  *
- * Counts per launch (host: vecadd_counts): bytes = 12 * n (two 4-byte reads,
- * one 4-byte write), ops = n * (1 + 4 * iter) integer operations.
+ * Counts per launch (host: vecadd_bytes, vecadd_ops): bytes = 12 * n elements
+ * (two 4-byte reads, one 4-byte write), ops = n * (1 + 4 * iter) integer operations.
  */
 #include "bench_common.h"
 
-static inline uint vecadd_elem(uint a, uint b, uint iter)
+#if VARIANT == 5
+#define CAT_(a, b) a##b
+#define CAT(a, b) CAT_(a, b)
+#if VEC == 1
+#define VT uint
+#else
+#define VT CAT(uint, VEC)
+#endif
+#else
+#define VT uint
+#endif
+
+static inline VT vecadd_elem(VT a, VT b, uint iter)
 {
-	uint v = a + b;
+	VT v = a + b;
 
 	for (uint j = 0; j < iter; j++) {
 		v ^= v << 13;
@@ -30,12 +46,26 @@ static inline uint vecadd_elem(uint a, uint b, uint iter)
 	return v;
 }
 
-__kernel BENCH_REQD_SG void vecadd(__global const uint *restrict a, __global const uint *restrict b,
-				   __global uint *restrict out, ulong n, ulong slice, uint iter,
+__kernel BENCH_REQD_SG void vecadd(__global const VT *restrict a, __global const VT *restrict b,
+				   __global VT *restrict out, ulong n, ulong slice, uint iter,
 				   __global uint *info)
 {
 	bench_record_info(info);
-#if VARIANT == 1
+#if VARIANT == 5
+	(void)slice;
+#if LOOP == 0
+	size_t stride = get_global_size(0);
+
+	for (size_t k = get_global_id(0); k < n; k += stride)
+		out[k] = vecadd_elem(a[k], b[k], iter);
+#else
+	size_t start = get_global_id(0) * PER_ITEM;
+	size_t end = min(start + PER_ITEM, (size_t)n);
+
+	for (size_t k = start; k < end; k++)
+		out[k] = vecadd_elem(a[k], b[k], iter);
+#endif
+#elif VARIANT == 1
 	size_t i = get_global_id(0);
 
 	if (i < n)

@@ -1,67 +1,58 @@
 /* bench info: the OpenCL devices found, as text or JSON. */
-#include "compat.h"
-#include "subcommands.h"
+#include "bench.h"
 
-#include <stdlib.h>
+struct info_opts {
+	bool all;              /* --all: every device (also the default) */
+	const char *device;    /* --device SPEC: only that device */
+	bool dflt;             /* --default: only the device chosen without --device */
+	bool json;             /* --json: a JSON array on stdout */
+};
 
-void info_usage(FILE *f)
+#define IO(f) offsetof(struct info_opts, f)
+static const struct cli_opt info_cli[] = {
+	{ "all", NULL, CLI_FLAG, IO(all), .help = "every device (the default without --device)" },
+	{ "device", "SPEC", CLI_STR, IO(device),
+	  .help = "only this device: index, platform:device, or name substring" },
+	{ "default", NULL, CLI_FLAG, IO(dflt),
+	  .help = "only the device chosen when no --device is given" },
+	{ "json", NULL, CLI_FLAG, IO(json), .help = "print a JSON array of device objects on stdout" },
+	{ 0 } };
+
+/* --all, --device and --default each choose what to report: one of them at most. */
+static void info_check(void *opts, const struct cli_set *given)
 {
-	fprintf(f, "usage: bench info [--all | --device SPEC] [--json]\n"
-		   "  Reports every device (--all, the default without --device) or the one\n"
-		   "  --device selects: platform, device, driver, versions, compute units, clock,\n"
-		   "  work-group and memory limits, sub-group support, atomic capabilities,\n"
-		   "  vendor attributes and the profiling timer resolution.\n"
-		   "  --json prints a JSON array of device objects on stdout.\n"
-		   "  Also: --default prints only the device chosen when no --device is given.\n");
+	(void)opts;
+	if (cli_given(given, "all") + cli_given(given, "device") + cli_given(given, "default") > 1)
+		cli_usage_error("--all, --device and --default choose different devices: give one of them");
 }
 
-int info_main(int argc, char **argv)
+static int info_main(void *opts)
 {
-	static const struct option lo[] = {
-		{ "device", required_argument, NULL, OPT_DEVICE },
-		{ "json", no_argument, NULL, 'j' },
-		{ "all", no_argument, NULL, 'a' },
-		{ "default", no_argument, NULL, 'D' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 } };
-	const char *spec = getenv("BENCH_DEVICE");
-	bool json = false, all = true, dflt = false;
+	const struct info_opts *o = opts;
+	const struct dev_info *one = NULL;
 	struct dev_list l;
 	char err[4096];
-	int c;
+	json_t *arr;
 
-	while ((c = getopt_long(argc, argv, "+:", lo, NULL)) != -1) {
-		switch (c) {
-		case OPT_DEVICE: spec = optarg; all = false; break;
-		case 'j': json = true; break;
-		case 'a': all = true; spec = NULL; break;
-		case 'D': dflt = true; all = false; spec = NULL; break;
-		case 'h': info_usage(stdout); return EXIT_OK;
-		default: opt_reject(c, argv);
-		}
-	}
-	if (optind < argc)
-		usage_error("unexpected argument '%s'", argv[optind]);
 	if (!dev_list_query(&l, err, sizeof(err)))
-		die(EXIT_USAGE, "%s", err);
-	const struct dev_info *one = NULL;
-	if (!all || dflt) {
-		one = dev_select(&l, spec, err, sizeof(err));
+		cli_die(EXIT_USAGE, "%s", err);
+	if (o->device || o->dflt) {
+		one = dev_select(&l, o->device, err, sizeof(err));
 		if (!one) {
 			dev_list_free(&l);
-			die(EXIT_USAGE, "--device %s", err);
+			cli_die(EXIT_USAGE, "--device %s", err);
 		}
 	}
-	json_t *arr = json_array();
+	arr = json_array();
 	for (unsigned i = 0; i < l.n; i++) {
 		if (one && one != &l.d[i])
 			continue;
-		if (json)
+		if (o->json)
 			json_array_append_new(arr, dev_to_json(&l.d[i]));
 		else
 			dev_print(&l.d[i], stdout);
 	}
-	if (json) {
+	if (o->json) {
 		json_dumpf(arr, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		putchar('\n');
 	}
@@ -69,3 +60,16 @@ int info_main(int argc, char **argv)
 	dev_list_free(&l);
 	return EXIT_OK;
 }
+
+const struct bench_ops info_bench = {
+	.name = "info",
+	.summary = "report the OpenCL devices found (text or --json)",
+	.synopsis = "usage: bench info [--all | --device SPEC | --default] [--json]\n"
+		    "  Reports every device, or one: platform, device, driver, versions, compute\n"
+		    "  units, clock, work-group and memory limits, sub-group support, atomic\n"
+		    "  capabilities, vendor attributes and the profiling timer resolution.\n",
+	.opts = info_cli,
+	.opts_size = sizeof(struct info_opts),
+	.check = info_check,
+	.main = info_main,
+};

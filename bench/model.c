@@ -2,9 +2,8 @@
  * bench model: the analytic occupancy model (host/occ.h) as the published tables,
  * for a device of the table or the live one. No kernel runs.
  */
-#include "compat.h"
+#include "bench.h"
 #include "occ.h"
-#include "subcommands.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -13,32 +12,23 @@
 
 #define MAX_PARAMS 16
 
-enum {
-	OPT_GPU = OPT_BENCH_BASE,
-	OPT_WG,
-	OPT_SG,
-	OPT_GROUPS,
-	OPT_SLM,
-	OPT_BARRIER,
-	OPT_GRF,
-	OPT_REGS,
-	OPT_LIST,
-	OPT_FULL,
-	OPT_PARAM,
-	OPT_PERCENT
+/* A --param NAME=VALUE, checked at parse: the parameter's id and its value. */
+struct model_param {
+	enum occ_param_id id;
+	uint64_t value;
 };
 
 struct model_opts {
-	struct common_opts co;
-	bool device_given;     /* --device on the command line (not BENCH_DEVICE) */
+	struct common_opts co; /* the shared options it takes: --device, --json, --csv, --quiet */
 	const char *gpu;       /* --gpu NAME|live */
 	unsigned wg, sg, regs; /* 0: the device's default */
-	unsigned long slm;
-	bool barrier, grf_large, list, full;
-	struct range groups; /* n == 0: one full wave */
-	const char *params[MAX_PARAMS];
+	uint64_t slm;
+	bool barrier, list, full;
+	unsigned grf;          /* index in grf_names */
+	unsigned pct;          /* enum occ_pct_style, index in pct_names */
+	struct range groups;   /* n == 0: one full wave */
+	struct model_param params[MAX_PARAMS];
 	unsigned n_params;
-	enum occ_pct_style pct;
 };
 
 /* The device the model runs on, and the live list it may come from. */
@@ -48,128 +38,133 @@ struct model_dev {
 	const struct dev_info *live;
 };
 
-void model_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: bench model --gpu NAME|live [--wg N] [--sg N] [--groups RANGE] [--slm BYTES]\n"
-		"                   [--barrier] [--grf large|small] [--regs N] [--param "
-		"NAME=VALUE]...\n"
-		"                   [--percent round|trunc|integer] [--json FILE] [--csv FILE]\n"
-		"       bench model --gpu NAME|live --full-occupancy\n"
-		"       bench model --list [--gpu NAME|live]\n"
-		"  Predicts hardware threads, occupancy, waves and the limiting resource of a launch\n"
-		"  (README.md, 'The occupancy model'), as the published tables write them.\n"
-		"  --gpu NAME         a device of the table (--list), a family, or 'live' (--device)\n"
-		"  --wg N             work-items per work-group (default: the device's maximum)\n"
-		"  --sg N             SIMD / warp / wave width (default: the device's widest)\n"
-		"  --groups RANGE     work-groups per launch, e.g. 1..8,12..48:4 (default: one full "
-		"wave)\n"
-		"  --slm BYTES        local memory per work-group (K/Ki suffixes)\n"
-		"  --barrier          the kernel uses work-group barriers\n"
-		"  --grf large        Intel large-GRF mode (half the threads per XVE)\n"
-		"  --regs N           registers per work-item (NVIDIA) or VGPRs (AMD)\n"
-		"  --param NAME=VAL   override a model parameter, e.g. slm_per_cu=128Ki (see --list)\n"
-		"  --percent STYLE    round (2.4%%, default), trunc (14.2%%) or integer (86%%)\n"
-		"  --full-occupancy   the configurations that ensure full occupancy\n"
-		"  --list             the known devices; with --gpu, one device's parameters and "
-		"sources\n"
-		"  --device SPEC      the OpenCL device for --gpu live (env BENCH_DEVICE)\n"
-		"  --json FILE        write the results document; --csv FILE one row per point\n"
-		"  --quiet            print no table\n"
-		"Exit codes: 0 ok, 2 bad usage or unknown device name, 77 no OpenCL platform or a\n"
-		"live device the model does not know.\n");
-}
-
 /* ---- options ------------------------------------------------------------------------------ */
 
-static const struct option longopts[] = { COMMON_LONGOPTS,
-					  { "gpu", required_argument, NULL, OPT_GPU },
-					  { "wg", required_argument, NULL, OPT_WG },
-					  { "sg", required_argument, NULL, OPT_SG },
-					  { "groups", required_argument, NULL, OPT_GROUPS },
-					  { "slm", required_argument, NULL, OPT_SLM },
-					  { "barrier", no_argument, NULL, OPT_BARRIER },
-					  { "grf", required_argument, NULL, OPT_GRF },
-					  { "regs", required_argument, NULL, OPT_REGS },
-					  { "list", no_argument, NULL, OPT_LIST },
-					  { "full-occupancy", no_argument, NULL, OPT_FULL },
-					  { "param", required_argument, NULL, OPT_PARAM },
-					  { "percent", required_argument, NULL, OPT_PERCENT },
-					  { NULL, 0, NULL, 0 } };
+static const char *const grf_names[] = { "small", "large" };
+/* In enum occ_pct_style order. */
+static const char *const pct_names[] = { "round", "trunc", "integer" };
 
-static void parse_choice(struct model_opts *o, int c, const char *arg)
+/* "cu_count, eu_per_cu, ...": the parameters --param may set. */
+static const char *param_names(char *buf, size_t len)
 {
-	if (c == OPT_GRF) {
-		if (strcmp(arg, "large") != 0 && strcmp(arg, "small") != 0)
-			usage_error("--grf '%s': large or small", arg);
-		o->grf_large = strcmp(arg, "large") == 0;
-	} else if (strcmp(arg, "round") == 0) {
-		o->pct = OCC_PCT_ROUND1;
-	} else if (strcmp(arg, "trunc") == 0) {
-		o->pct = OCC_PCT_TRUNC1;
-	} else if (strcmp(arg, "integer") == 0) {
-		o->pct = OCC_PCT_ROUND0;
-	} else {
-		usage_error("--percent '%s': round, trunc or integer", arg);
-	}
+	buf[0] = '\0';
+	for (int i = 0; i < OCC_P_COUNT; i++)
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", i ? ", " : "",
+			 occ_param_name((enum occ_param_id)i));
+	return buf;
 }
 
-static void parse_one(struct model_opts *o, int c, const char *arg)
+/* --param NAME=VALUE: a known name and a size; repeatable. */
+static void parse_param(void *base, const char *arg)
 {
-	switch (c) {
-	case OPT_GPU: o->gpu = arg; break;
-	case OPT_WG: o->wg = (unsigned)opt_u64("wg", arg, 1, 1u << 20); break;
-	case OPT_SG: o->sg = (unsigned)opt_u64("sg", arg, 1, 1024); break;
-	case OPT_GROUPS:
-		range_free(&o->groups);
-		opt_range("groups", arg, 1, 1ULL << 40, &o->groups);
-		break;
-	case OPT_SLM: o->slm = (unsigned long)opt_size("slm", arg, 0, 1ULL << 30); break;
-	case OPT_BARRIER: o->barrier = true; break;
-	case OPT_REGS: o->regs = (unsigned)opt_u64("regs", arg, 0, 65536); break;
-	case OPT_LIST: o->list = true; break;
-	case OPT_FULL: o->full = true; break;
-	case OPT_PARAM:
-		if (o->n_params == MAX_PARAMS)
-			usage_error("--param given more than %d times", MAX_PARAMS);
-		o->params[o->n_params++] = arg;
-		break;
-	case OPT_GRF:
-	case OPT_PERCENT: parse_choice(o, c, arg); break;
-	default: break;
-	}
+	struct model_opts *o = base;
+	const char *eq = strchr(arg, '=');
+	char name[64], opt[96], list[512];
+	int id;
+
+	if (!eq || eq == arg)
+		cli_usage_error("--param '%s': NAME=VALUE", arg);
+	snprintf(name, sizeof(name), "%.*s", (int)(eq - arg), arg);
+	id = (size_t)(eq - arg) < sizeof(name) ? occ_param_find(name) : -1;
+	if (id < 0)
+		cli_usage_error("--param %s: unknown parameter '%.*s'; the model's parameters are: %s",
+				arg, (int)(eq - arg), arg, param_names(list, sizeof(list)));
+	if (o->n_params == MAX_PARAMS)
+		cli_usage_error("--param given more than %d times", MAX_PARAMS);
+	snprintf(opt, sizeof(opt), "param %s:", name);
+	o->params[o->n_params++] = (struct model_param){ (enum occ_param_id)id,
+							 cli_size(opt, eq + 1, 0, UINT32_MAX) };
 }
 
-static void parse_args(int argc, char **argv, struct model_opts *o)
-{
-	int c;
+#define MO(f) offsetof(struct model_opts, f)
+static const struct cli_opt model_cli[] = {
+	{ "gpu", "NAME", CLI_STR, MO(gpu),
+	  .help = "a device of the table (--list), a family, or 'live' (--device)" },
+	{ "wg", "N", CLI_UINT, MO(wg), 1, 1u << 20,
+	  .help = "work-items per work-group (default: the device's maximum)" },
+	{ "sg", "N", CLI_UINT, MO(sg), 1, 1024,
+	  .help = "SIMD / warp / wave width (default: the device's widest)" },
+	{ "groups", "RANGE", CLI_RANGE, MO(groups), 1, 1ull << 40,
+	  .help = "work-groups per launch, e.g. 1..8,12..48:4 (default: one full wave)" },
+	{ "slm", "BYTES", CLI_SIZE, MO(slm), 0, 1ull << 30,
+	  .help = "local memory per work-group (K/Ki suffixes)" },
+	{ "barrier", NULL, CLI_FLAG, MO(barrier), .help = "the kernel uses work-group barriers" },
+	{ "grf", "MODE", CLI_CHOICE, MO(grf), .names = grf_names, .n_names = 2,
+	  .help = "Intel GRF mode: small (default) or large (half the threads per XVE)" },
+	{ "regs", "N", CLI_UINT, MO(regs), 0, 65536,
+	  .help = "registers per work-item (NVIDIA) or VGPRs (AMD)" },
+	{ "param", "NAME=VAL", CLI_FN, 0, .fn = parse_param,
+	  .help = "override a model parameter, e.g. slm_per_cu=128Ki (see --list);\nrepeatable" },
+	{ "percent", "STYLE", CLI_CHOICE, MO(pct), .names = pct_names, .n_names = 3,
+	  .help = "round (2.4%, default), trunc (14.2%) or integer (86%)" },
+	{ "full-occupancy", NULL, CLI_FLAG, MO(full),
+	  .help = "the configurations that ensure full occupancy" },
+	{ "list", NULL, CLI_FLAG, MO(list),
+	  .help = "the known devices; with --gpu, one device's parameters and sources" },
+	{ "device", "SPEC", CLI_STR, MO(co.device),
+	  .help = "the OpenCL device for --gpu live (env BENCH_DEVICE)" },
+	{ "json", "FILE", CLI_STR, MO(co.json_path),
+	  .help = "write the results document (results/README.md)" },
+	{ "csv", "FILE", CLI_STR, MO(co.csv_path), .help = "write one CSV row per point" },
+	{ "quiet", NULL, CLI_FLAG, MO(co.quiet), .help = "print no table" },
+	{ 0 } };
 
-	memset(o, 0, sizeof(*o));
-	common_defaults(&o->co);
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
-		if (c == 'h') {
-			model_usage(stdout);
-			exit(EXIT_OK);
-		}
-		if (c == '?' || c == ':')
-			opt_reject(c, argv);
-		if (c == OPT_REPS || c == OPT_WARMUP || c == OPT_KERNELS)
-			usage_error("--reps, --warmup and --kernels do not apply to the model "
-				    "(it runs no kernel)");
-		o->device_given |= c == OPT_DEVICE;
-		if (!common_opt(&o->co, c, optarg))
-			parse_one(o, c, optarg);
-	}
-	if (optind < argc)
-		usage_error("unexpected argument '%s'", argv[optind]);
+static void model_defaults(void *opts)
+{
+	((struct model_opts *)opts)->co.device = getenv("BENCH_DEVICE");
+}
+
+static void model_check(void *opts, const struct cli_set *given)
+{
+	struct model_opts *o = opts;
+
 	if (o->list && (o->full || o->co.json_path || o->co.csv_path))
-		usage_error(
-			"--list prints the table only: no --full-occupancy, --json or --csv with it");
+		cli_usage_error("--list prints the table only: no --full-occupancy, --json or --csv with it");
 	if (!o->list && !o->gpu)
-		usage_error("--gpu NAME|live is required (bench model --list names the devices)");
-	if (o->device_given && (!o->gpu || strcmp(o->gpu, "live") != 0))
-		usage_error("--device applies to --gpu live only");
+		cli_usage_error("--gpu NAME|live is required (bench model --list names the devices)");
+	/* --device on the command line; BENCH_DEVICE applies only where it can */
+	if (cli_given(given, "device") && (!o->gpu || strcmp(o->gpu, "live") != 0))
+		cli_usage_error("--device applies to --gpu live only");
+}
+
+/* ---- outputs (the harness's outputs_open/outputs_write, static there) ---- */
+
+static struct res_out out_json = { .fd = -1 }, out_csv = { .fd = -1 };
+
+static void drop_reserved_outputs(void)
+{
+	res_out_abort(&out_json);
+	res_out_abort(&out_csv);
+}
+
+/* Reserves --json and --csv before any work; an early exit removes them. */
+static void outputs_open(const struct common_opts *o)
+{
+	char err[1024];
+
+	atexit(drop_reserved_outputs);
+	if (o->json_path && o->csv_path && strcmp(o->json_path, o->csv_path) == 0)
+		cli_usage_error("--json and --csv name the same file '%s'", o->json_path);
+	if (o->json_path && !res_out_open(&out_json, o->json_path, err, sizeof(err)))
+		cli_usage_error("--json %s", err);
+	if (o->csv_path && !res_out_open(&out_csv, o->csv_path, err, sizeof(err)))
+		cli_usage_error("--csv %s", err);
+}
+
+static int outputs_write(const struct common_opts *o, const json_t *doc)
+{
+	char err[1024];
+	int rc = EXIT_OK;
+
+	if (o->json_path && !res_write_json(&out_json, doc, err, sizeof(err))) {
+		fprintf(stderr, "bench %s: %s\n", cli_cmd, err);
+		rc = EXIT_FAIL;
+	}
+	if (o->csv_path && !res_write_csv(&out_csv, doc, err, sizeof(err))) {
+		fprintf(stderr, "bench %s: %s\n", cli_cmd, err);
+		rc = EXIT_FAIL;
+	}
+	return rc;
 }
 
 /* ---- the device --------------------------------------------------------------------------- */
@@ -184,7 +179,7 @@ static void unknown_name(const char *name)
 		occ_list_names(f);
 		fclose(f);
 	}
-	usage_error("unknown --gpu '%s'; the model knows:\n%s", name, list ? list : "");
+	cli_usage_error("unknown --gpu '%s'; the model knows:\n%s", name, list ? list : "");
 }
 
 static void open_live(const struct model_opts *o, struct model_dev *m)
@@ -192,32 +187,23 @@ static void open_live(const struct model_opts *o, struct model_dev *m)
 	char err[4096], note[640];
 
 	if (!dev_list_query(&m->devs, err, sizeof(err)))
-		die(EXIT_SKIP, "device: %s", err);
+		cli_die(EXIT_SKIP, "device: %s", err);
 	m->live = dev_select(&m->devs, o->co.device, err, sizeof(err));
 	if (!m->live)
-		die(EXIT_USAGE, "%s%s", o->co.device ? "--device " : "", err);
+		cli_die(EXIT_USAGE, "%s%s", o->co.device ? "--device " : "", err);
 	if (!occ_device_from_live(m->live, &m->d, note, sizeof(note)))
-		die(EXIT_SKIP, "%s", note);
+		cli_die(EXIT_SKIP, "%s", note);
 }
 
+/* The --param overrides, names and sizes checked at parse; the model checks the value. */
 static void apply_params(const struct model_opts *o, struct occ_device *d)
 {
-	char name[64], err[512];
+	char err[512];
 
-	for (unsigned i = 0; i < o->n_params; i++) {
-		const char *eq = strchr(o->params[i], '=');
-		size_t n = eq ? (size_t)(eq - o->params[i]) : 0;
-		uint64_t v;
-
-		if (!eq || n == 0 || n >= sizeof(name))
-			usage_error("--param '%s': NAME=VALUE", o->params[i]);
-		memcpy(name, o->params[i], n);
-		name[n] = '\0';
-		if (!parse_size(eq + 1, 0, UINT32_MAX, &v, err, sizeof(err)))
-			usage_error("--param %s: %s", name, err);
-		if (!occ_set_param(d, name, v, err, sizeof(err)))
-			usage_error("--param %s", err);
-	}
+	for (unsigned i = 0; i < o->n_params; i++)
+		if (!occ_set_param(d, occ_param_name(o->params[i].id), o->params[i].value, err,
+				   sizeof(err)))
+			cli_usage_error("--param %s", err);
 }
 
 static void resolve(const struct model_opts *o, struct model_dev *m)
@@ -231,10 +217,10 @@ static void resolve(const struct model_opts *o, struct model_dev *m)
 		unknown_name(o->gpu);
 	apply_params(o, &m->d);
 	if (o->sg && !occ_sg_ok(&m->d, o->sg))
-		usage_error("--sg %u: %s offers %s", o->sg, m->d.name,
-			    occ_sg_list(&m->d, list, sizeof(list)));
-	if (o->grf_large && m->d.vendor != OCC_VENDOR_INTEL)
-		usage_error("--grf large applies to Intel GPUs only");
+		cli_usage_error("--sg %u: %s offers %s", o->sg, m->d.name,
+				occ_sg_list(&m->d, list, sizeof(list)));
+	if (o->grf && m->d.vendor != OCC_VENDOR_INTEL)
+		cli_usage_error("--grf large applies to Intel GPUs only");
 }
 
 /* ---- text --------------------------------------------------------------------------------- */
@@ -336,18 +322,22 @@ static void add_row(struct table *t, const struct occ_device *d, const struct oc
 
 /* ---- the command -------------------------------------------------------------------------- */
 
+/* A point of the results document: its params, then status ok (the model validates nothing). */
+static json_t *model_point(json_t *params)
+{
+	return json_pack("{s:o, s:s, s:n, s:b}", "params", params, "status", "ok", "reason",
+			 "validated", 0);
+}
+
 static json_t *point_json(const struct model_opts *o, const struct occ_device *d,
 			  const struct occ_kernel *k, unsigned long long g, const struct occ_result *r)
 {
-	json_t *pt = point_new();
+	json_t *pt = model_point(json_pack(
+		"{s:s, s:I, s:I, s:I, s:I, s:b, s:b, s:I}", "gpu", o->gpu, "wg_size",
+		(json_int_t)k->wg_size, "sg_size", (json_int_t)r->sg_size, "groups", (json_int_t)g,
+		"slm_bytes", (json_int_t)k->slm_bytes, "barrier", k->barrier, "grf_large", k->grf_large,
+		"regs_per_thread", (json_int_t)k->regs_per_thread));
 
-	json_object_update_new(json_object_get(pt, "params"),
-			       json_pack("{s:s, s:I, s:I, s:I, s:I, s:b, s:b, s:I}", "gpu", o->gpu,
-					 "wg_size", (json_int_t)k->wg_size, "sg_size",
-					 (json_int_t)r->sg_size, "groups", (json_int_t)g, "slm_bytes",
-					 (json_int_t)k->slm_bytes, "barrier", k->barrier, "grf_large",
-					 k->grf_large, "regs_per_thread",
-					 (json_int_t)k->regs_per_thread));
 	json_object_set_new(pt, "model", occ_result_json(d, k, r));
 	return pt;
 }
@@ -359,9 +349,7 @@ static void default_groups(struct model_opts *o, const struct occ_result *r1)
 
 	if (r1->launchable && r1->threads_per_wg)
 		g = (r1->wave_threads + r1->threads_per_wg - 1) / r1->threads_per_wg;
-	o->groups.v = malloc(sizeof(*o->groups.v));
-	if (!o->groups.v)
-		die(EXIT_FAIL, "out of memory");
+	o->groups.v = bench_alloc(sizeof(*o->groups.v));
 	o->groups.v[0] = g;
 	o->groups.n = 1;
 }
@@ -387,7 +375,7 @@ static void run_table(struct model_opts *o, const struct model_dev *m, const str
 	table_init(&t, 10, head);
 	for (size_t i = 0; i < o->groups.n; i++) {
 		occ_predict(&m->d, k, o->groups.v[i], &r);
-		add_row(&t, &m->d, k, o->groups.v[i], &r, o->pct);
+		add_row(&t, &m->d, k, o->groups.v[i], &r, (enum occ_pct_style)o->pct);
 		if (doc)
 			res_doc_add_point(doc, point_json(o, &m->d, k, o->groups.v[i], &r));
 	}
@@ -399,9 +387,8 @@ static void run_table(struct model_opts *o, const struct model_dev *m, const str
 static void full_json(const struct model_opts *o, const struct model_dev *m, const struct occ_full *f,
 		      json_t *doc)
 {
-	json_t *pt = point_new();
+	json_t *pt = model_point(json_pack("{s:s}", "gpu", o->gpu));
 
-	json_object_set_new(json_object_get(pt, "params"), "gpu", json_string(o->gpu));
 	json_object_set_new(pt, "full_occupancy",
 			    json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "min_threads",
 				      (json_int_t)f->min_threads, "max_threads",
@@ -510,26 +497,24 @@ static void list_one(const struct occ_device *d)
 /* ---- main --------------------------------------------------------------------------------- */
 
 /* Everything after the device is known; outputs are reserved before any computing. */
-static int run(struct model_opts *o, const struct model_dev *m, int argc, char **argv)
+static int run(struct model_opts *o, const struct model_dev *m)
 {
-	struct bench_outputs out;
 	struct occ_kernel k = { .wg_size = o->wg ? o->wg : (unsigned)m->d.p[OCC_P_WG_MAX].value,
 				.sg_size = o->sg,
-				.slm_bytes = o->slm,
+				.slm_bytes = (unsigned long)o->slm,
 				.barrier = o->barrier,
-				.grf_large = o->grf_large,
+				.grf_large = o->grf,
 				.regs_per_thread = o->regs };
 	struct occ_full full;
 	char why[256];
 	json_t *doc = NULL;
 	int rc;
 
-	if (o->full && !occ_full_occupancy(&m->d, o->grf_large, &full, why, sizeof(why)))
-		usage_error("--full-occupancy on %s: %s", m->d.name, why);
-	outputs_open(&out, &o->co);
+	if (o->full && !occ_full_occupancy(&m->d, k.grf_large, &full, why, sizeof(why)))
+		cli_usage_error("--full-occupancy on %s: %s", m->d.name, why);
+	outputs_open(&o->co);
 	if (o->co.json_path || o->co.csv_path) {
-		doc = res_doc_new(bench_argv ? bench_argc : argc, bench_argv ? bench_argv : argv,
-				  m->live, "model");
+		doc = res_doc_new(cli_argc, cli_argv, m->live, "model");
 		json_object_set_new(doc, "model_device", occ_params_json(&m->d));
 		json_object_set_new(doc, "model_choices", occ_choices_json(&m->d));
 	}
@@ -537,29 +522,48 @@ static int run(struct model_opts *o, const struct model_dev *m, int argc, char *
 		run_full(o, m, &full, doc);
 	else
 		run_table(o, m, &k, doc);
-	rc = outputs_write(&out, doc);   /* also releases the reservation when nothing was asked */
+	rc = outputs_write(&o->co, doc);
 	json_decref(doc);
 	return rc;
 }
 
-int model_main(int argc, char **argv)
+static int model_main(void *opts)
 {
-	struct model_opts o;
+	struct model_opts *o = opts;
 	struct model_dev m;
 	int rc = EXIT_OK;
 
-	parse_args(argc, argv, &o);
-	if (o.list && !o.gpu) {
+	if (o->list && !o->gpu) {
 		list_all();
 		return EXIT_OK;
 	}
-	resolve(&o, &m); /* exits 2 (unknown name, bad --sg/--param) or 77 (no live device) */
-	if (o.list)
+	resolve(o, &m); /* exits 2 (unknown name, bad --sg/--param) or 77 (no live device) */
+	if (o->list)
 		list_one(&m.d);
 	else
-		rc = run(&o, &m, argc, argv);
-	range_free(&o.groups);
+		rc = run(o, &m);
+	range_free(&o->groups);
 	if (m.live)
 		dev_list_free(&m.devs);
 	return rc;
 }
+
+const struct bench_ops model_bench = {
+	.name = "model",
+	.summary = "analytic occupancy model: tables for known or live devices",
+	.synopsis =
+		"usage: bench model --gpu NAME|live [--wg N] [--sg N] [--groups RANGE] [--slm BYTES]\n"
+		"                   [--barrier] [--grf small|large] [--regs N] [--param NAME=VALUE]...\n"
+		"                   [--percent round|trunc|integer] [--json FILE] [--csv FILE]\n"
+		"       bench model --gpu NAME|live --full-occupancy\n"
+		"       bench model --list [--gpu NAME|live]\n"
+		"  Predicts hardware threads, occupancy, waves and the limiting resource of a launch\n"
+		"  (README.md, 'The occupancy model'), as the published tables write them.\n"
+		"  Exit codes: 0 ok, 2 bad usage or unknown device name, 77 no OpenCL platform or\n"
+		"  a live device the model does not know.\n",
+	.opts = model_cli,
+	.opts_size = sizeof(struct model_opts),
+	.defaults = model_defaults,
+	.check = model_check,
+	.main = model_main,
+};

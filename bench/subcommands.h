@@ -4,12 +4,8 @@
 
 #include <stdio.h>
 
-int info_main(int argc, char **argv);
-void info_usage(FILE *f);
 int vecadd_main(int argc, char **argv);
 void vecadd_usage(FILE *f);
-int model_main(int argc, char **argv);
-void model_usage(FILE *f);
 int occupancy_main(int argc, char **argv);
 void occupancy_usage(FILE *f);
 int sg_info_main(int argc, char **argv);

@@ -193,9 +193,10 @@ void cli_print_opts(FILE *f, const struct cli_opt *opts)
 
 		snprintf(lead, sizeof(lead), "--%s%s%s", opts[i].name, opts[i].metavar ? " " : "",
 			 opts[i].metavar ? opts[i].metavar : "");
-		fprintf(f, "  %-15s ", lead);
 		if (strlen(lead) > 15)
-			fprintf(f, "\n  %-15s ", "");
+			fprintf(f, "  %s\n  %-15s ", lead, "");
+		else
+			fprintf(f, "  %-15s ", lead);
 		for (const char *nl; (nl = strchr(h, '\n')); h = nl + 1)
 			fprintf(f, "%.*s\n  %-15s ", (int)(nl - h), h, "");
 		fprintf(f, "%s\n", h);

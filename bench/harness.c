@@ -75,7 +75,7 @@ static void drop_reserved_outputs(void)
 	res_out_abort(&out_csv);
 }
 
-static void outputs_open(const struct common_opts *o)
+void bench_outputs_open(const struct common_opts *o)
 {
 	char err[1024];
 
@@ -89,7 +89,7 @@ static void outputs_open(const struct common_opts *o)
 		cli_usage_error("--csv %s", err);
 }
 
-static int outputs_write(const struct common_opts *o, const json_t *doc)
+int bench_outputs_write(const struct common_opts *o, const json_t *doc)
 {
 	char err[1024];
 	int rc = EXIT_OK;
@@ -114,7 +114,7 @@ static void session_open(struct bench_run *r)
 
 	if (o->kernels_dir && access(o->kernels_dir, R_OK | X_OK) != 0)
 		cli_usage_error("--kernels '%s' is not a readable folder", o->kernels_dir);
-	outputs_open(o);
+	bench_outputs_open(o);
 	if (!dev_list_query(&r->devs, err, sizeof(err)) ||
 	    !(r->dev = dev_select(&r->devs, o->device, err, sizeof(err))))
 		cli_die(EXIT_USAGE, "%s%s", o->device && r->devs.n ? "--device " : "", err);
@@ -161,6 +161,28 @@ static void progress(const struct bench_run *r, size_t i)
 			snprintf(label, sizeof(label), "point %zu", i + 1);
 		fprintf(stderr, "\r\033[K[%zu/%zu] %s %s", i + 1, r->n_points, r->ops->name, label);
 	}
+	fflush(stderr);
+}
+
+void bench_progress_step(const struct bench_run *r, size_t i, const char *fmt, ...)
+{
+	char label[128];
+	va_list ap;
+
+	if (!isatty(STDERR_FILENO))
+		return;
+	if (i >= r->n_points) {   /* during plan */
+		fprintf(stderr, "\r\033[K%s: ", r->ops->name);
+	} else {
+		if (r->ops->label)
+			r->ops->label(r, i, label, sizeof(label));
+		else
+			snprintf(label, sizeof(label), "point %zu", i + 1);
+		fprintf(stderr, "\r\033[K[%zu/%zu] %s %s: ", i + 1, r->n_points, r->ops->name, label);
+	}
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
 	fflush(stderr);
 }
 
@@ -428,6 +450,8 @@ static void print_table(struct bench_run *r, size_t n)
 	}
 	table_init(&t, nc, head);
 	for (size_t p = 0; p < n; p++) {
+		if (p && r->ops->joins_row && r->ops->joins_row(r, p))
+			continue;
 		for (size_t i = 0; i < nc; i++)
 			c[i].cell(r, &r->points[p], buf[i], sizeof(buf[i]));
 		table_add(&t, cells);
@@ -498,7 +522,6 @@ static void mark_interrupted(struct bench_run *r, const char *by, size_t done)
 	json_object_set_new(r->doc, "interrupted", o);
 }
 
-static int outputs_write(const struct common_opts *o, const json_t *doc);
 
 /* From the watchdog: writes the points completed (and a timed-out one), then ends the process. */
 static noreturn void abandon(struct bench_run *r, const char *by, int code, bool timed_out)
@@ -519,7 +542,7 @@ static noreturn void abandon(struct bench_run *r, const char *by, int code, bool
 		mark_interrupted(r, by, done);
 		if (!r->co->quiet && r->cols)
 			print_table(r, n);
-		outputs_write(r->co, r->doc);
+		bench_outputs_write(r->co, r->doc);
 	} else {
 		drop_reserved_outputs();
 	}
@@ -643,7 +666,7 @@ static int run_points(struct bench_run *r)
 		print_table(r, done);
 	if (r->ops->report && done == r->n_points)
 		rrc = r->ops->report(r);
-	rc = outputs_write(r->co, r->doc);
+	rc = bench_outputs_write(r->co, r->doc);
 	if (r->n_failed) {
 		fprintf(stderr, "bench %s: %u of %zu points failed (see their status and reason)\n",
 			cli_cmd, r->n_failed, r->n_points);

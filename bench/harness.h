@@ -71,6 +71,8 @@ struct bench_ops {
 	void (*point)(struct bench_run *r, struct bench_point *pt);
 	json_t *(*params_json)(const struct bench_run *r, const struct bench_point *pt);
 	const struct bench_col *cols;        /* NULL-headed entry ends it */
+	/* point i is drawn in the table row of point i - 1 (NULL: one row per point) */
+	bool (*joins_row)(const struct bench_run *r, size_t i);
 	void (*title)(const struct bench_run *r, FILE *f);  /* lines above the table */
 	void (*relate)(struct bench_run *r); /* after every point: figures across points */
 	int (*report)(struct bench_run *r);  /* after the table: summaries, checks; exit code */
@@ -155,6 +157,21 @@ void bench_ceiling_free(struct bench_run *r);
 int bench_run_main(const struct bench_ops *ops, int argc, char **argv);
 /* Prints a row's usage: synopsis, its options, then the shared ones. */
 void bench_usage(const struct bench_ops *ops, FILE *f);
+
+/*
+ * Reserves --json/--csv of o before any work (exit 2 naming a path that cannot be
+ * written, or the same file twice); an early exit removes them.
+ */
+void bench_outputs_open(const struct common_opts *o);
+/* Writes doc to the reserved files; 0, or 1 with a message. */
+int bench_outputs_write(const struct common_opts *o, const json_t *doc);
+
+/*
+ * A step after point i's progress line ("[3/8] occupancy wg=256: calibrating"), or during
+ * plan (i >= n_points) "occupancy: building ..."; only when stderr is a terminal.
+ */
+void bench_progress_step(const struct bench_run *r, size_t i, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* ---- for point() ---- */
 

@@ -127,45 +127,6 @@ static void model_check(void *opts, const struct cli_set *given)
 		cli_usage_error("--device applies to --gpu live only");
 }
 
-/* ---- outputs (the harness's outputs_open/outputs_write, static there) ---- */
-
-static struct res_out out_json = { .fd = -1 }, out_csv = { .fd = -1 };
-
-static void drop_reserved_outputs(void)
-{
-	res_out_abort(&out_json);
-	res_out_abort(&out_csv);
-}
-
-/* Reserves --json and --csv before any work; an early exit removes them. */
-static void outputs_open(const struct common_opts *o)
-{
-	char err[1024];
-
-	atexit(drop_reserved_outputs);
-	if (o->json_path && o->csv_path && strcmp(o->json_path, o->csv_path) == 0)
-		cli_usage_error("--json and --csv name the same file '%s'", o->json_path);
-	if (o->json_path && !res_out_open(&out_json, o->json_path, err, sizeof(err)))
-		cli_usage_error("--json %s", err);
-	if (o->csv_path && !res_out_open(&out_csv, o->csv_path, err, sizeof(err)))
-		cli_usage_error("--csv %s", err);
-}
-
-static int outputs_write(const struct common_opts *o, const json_t *doc)
-{
-	char err[1024];
-	int rc = EXIT_OK;
-
-	if (o->json_path && !res_write_json(&out_json, doc, err, sizeof(err))) {
-		fprintf(stderr, "bench %s: %s\n", cli_cmd, err);
-		rc = EXIT_FAIL;
-	}
-	if (o->csv_path && !res_write_csv(&out_csv, doc, err, sizeof(err))) {
-		fprintf(stderr, "bench %s: %s\n", cli_cmd, err);
-		rc = EXIT_FAIL;
-	}
-	return rc;
-}
 
 /* ---- the device --------------------------------------------------------------------------- */
 
@@ -512,7 +473,7 @@ static int run(struct model_opts *o, const struct model_dev *m)
 
 	if (o->full && !occ_full_occupancy(&m->d, k.grf_large, &full, why, sizeof(why)))
 		cli_usage_error("--full-occupancy on %s: %s", m->d.name, why);
-	outputs_open(&o->co);
+	bench_outputs_open(&o->co);
 	if (o->co.json_path || o->co.csv_path) {
 		doc = res_doc_new(cli_argc, cli_argv, m->live, "model");
 		json_object_set_new(doc, "model_device", occ_params_json(&m->d));
@@ -522,7 +483,7 @@ static int run(struct model_opts *o, const struct model_dev *m)
 		run_full(o, m, &full, doc);
 	else
 		run_table(o, m, &k, doc);
-	rc = outputs_write(&o->co, doc);
+	rc = bench_outputs_write(&o->co, doc);
 	json_decref(doc);
 	return rc;
 }

@@ -1,28 +1,47 @@
-/* bench latency: options and plan, shared by latency.c (CLI, plan) and latency_run.c. */
+/*
+ * bench latency: its options, plan state and typed points, shared by latency.c
+ * (options, plan, points, the ops row) and latency_report.c (table, plateaus,
+ * the guide's table).
+ */
 #ifndef BENCH_LATENCY_HOST_H
 #define BENCH_LATENCY_HOST_H
 
-#include "compat.h"
+#include "bench.h"
 #include "chase.h"
 
-enum lat_chases { LAT_SINGLE = 1, LAT_PER_CU = 2, LAT_BOTH = 3 };
+enum lat_variant { LAT_SINGLE, LAT_PER_CU, LAT_LOCAL };
+extern const char *const lat_variant_names[];   /* "single", "per-cu", "local" */
 
 struct latency_opts {
-	uint64_t *sizes;          /* requested working sets, ascending */
-	size_t n_sizes;
+	const char *sizes_arg;    /* --sizes, expanded by check into sizes */
 	unsigned steps;           /* sizes per octave */
-	unsigned stride;          /* bytes, 0: the device's cache line (at least 64) */
+	uint64_t stride;          /* bytes, 0: the device's cache line (at least 64) */
 	unsigned loads;           /* dependent loads per chase per timed launch */
-	enum lat_chases chases;
+	unsigned chases;          /* --chases: single, per-cu, both (latency.c) */
 	uint64_t local_bytes;     /* local-memory chain, 0: none */
 	uint64_t seed;
-	bool seed_given;
 	uint64_t llc;             /* --llc for the labels, 0: from the device */
+	unsigned tol_pct;         /* --tol */
+	bool guide_table;         /* show the guide's table whatever the device */
+	/* resolved by check */
+	uint64_t *sizes;          /* requested working sets, ascending */
+	size_t n_sizes;
+	bool single, per_cu;      /* the chases to run */
 	double tol;               /* plateau tolerance, relative */
-	bool guide_table;          /* show the guide's Data Center GPU Max chapter's Intel table whatever the device */
+	bool seed_given;
 };
 
-struct lat_plan {
+/* One point: a chase of one variant over one chain. */
+struct lat_params {
+	enum lat_variant variant;
+	uint32_t chases;          /* work-items chasing at once, one per work-group */
+	uint64_t size, ws, nodes; /* asked bytes, bytes the nodes span, nodes */
+	unsigned stride;          /* bytes between nodes */
+	unsigned loads;
+	uint64_t seed;
+};
+
+struct lat_state {
 	unsigned stride, stride_words;
 	uint64_t max_ws;          /* largest working set, bytes */
 	uint32_t cus;             /* chases of the per-CU variant */
@@ -35,9 +54,28 @@ struct lat_plan {
 	uint32_t *h_buf, *next, *order, *h_state;
 	double overhead_ns[2];    /* median of a 0-load launch: single, per-CU */
 	bool have_overhead[2];
+	char chain_err[2048];     /* why the current size's chain failed its check, "" if not */
+	double *ns;               /* per point: ns per load, the overhead taken off */
+	/* the single-chase curve and its plateaus (relate) */
+	uint64_t *curve_ws;
+	double *curve_ns;
+	size_t curve_n;
+	struct chase_plateau pl[64];
+	size_t npl;
 };
 
-/* Runs the sweep in an open session; returns the exit code. */
-int latency_run(struct bench_session *s, const struct latency_opts *o, struct lat_plan *p);
+/* Nominal cycles of ns at CL_DEVICE_MAX_CLOCK_FREQUENCY. */
+static inline double lat_cycles(const struct bench_run *r, double ns)
+{
+	return ns * r->dev->clock_mhz / 1e3;
+}
+
+/* "1.25 KiB", "48 MiB" */
+const char *lat_fmt_bytes(uint64_t b, char *buf, size_t len);
+
+/* The single-chase curve and its plateaus, after every point. */
+void latency_relate(struct bench_run *r);
+/* The table, the points' reasons, the plateaus and the guide's table; adds them to r->doc. */
+int latency_report(struct bench_run *r);
 
 #endif

@@ -16,7 +16,5 @@ int transpose_main(int argc, char **argv);
 void transpose_usage(FILE *f);
 int atomics_main(int argc, char **argv);
 void atomics_usage(FILE *f);
-int latency_main(int argc, char **argv);
-void latency_usage(FILE *f);
 
 #endif

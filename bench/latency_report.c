@@ -1,0 +1,359 @@
+/*
+ * bench latency: the views of its points. The table draws a size's single and
+ * per-CU chases in one row; after it come the points' reasons, the plateaus of
+ * the single-chase curve (detected and labelled by host/chase.c) and the
+ * latency table of Intel's guide beside what was measured.
+ */
+#include "latency_host.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *lat_fmt_bytes(uint64_t b, char *buf, size_t len)
+{
+	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	double v = (double)b;
+	int u = 0;
+
+	while (v >= 1024 && u < 4) {
+		v /= 1024;
+		u++;
+	}
+	snprintf(buf, len, v == (double)(uint64_t)v ? "%.0f %s" : "%.4g %s", v, unit[u]);
+	return buf;
+}
+
+/* ---- the table: one row per size (single, per-CU), then local memory ---- */
+
+#define LP(pt) ((const struct lat_params *)(pt)->params)
+#define CELL(name) static void name(const struct bench_run *r, const struct bench_point *pt, char *b, size_t n)
+
+/* Point i is drawn in the row of point i - 1: a per-CU chase after the single one of its size. */
+static bool latency_joins_row(const struct bench_run *r, size_t i)
+{
+	return i > 0 && LP(&r->points[i])->variant == LAT_PER_CU &&
+	       LP(&r->points[i - 1])->variant == LAT_SINGLE;
+}
+
+/* The points of pt's row: a the single (or local) chase, b the per-CU one; NULL where absent. */
+struct lat_row {
+	const struct bench_point *a, *b;
+};
+
+static struct lat_row row_of(const struct bench_run *r, const struct bench_point *pt)
+{
+	size_t next = pt->index + 1;
+
+	if (LP(pt)->variant == LAT_PER_CU)
+		return (struct lat_row){ NULL, pt };
+	return (struct lat_row){ pt, next < r->n_points && latency_joins_row(r, next)
+					     ? &r->points[next] : NULL };
+}
+
+static bool lat_ok(const struct bench_point *pt)
+{
+	return pt && pt->status == POINT_OK;
+}
+
+/* ns per load of pt, or its nominal cycles, or "-" */
+static void ns_cell(const struct bench_run *r, const struct bench_point *pt, bool cycles, char *b,
+		    size_t n)
+{
+	const struct lat_state *p = r->state;
+	bool shown = lat_ok(pt) && (!cycles || r->dev->clock_mhz);
+	double ns = shown ? p->ns[pt->index] : 0;
+
+	snprintf(b, n, !shown ? "-" : cycles ? "%.1f" : "%.2f", cycles ? lat_cycles(r, ns) : ns);
+}
+
+CELL(cell_ws)
+{
+	(void)r;
+	if (LP(pt)->variant == LAT_LOCAL)
+		snprintf(b, n, "local memory");
+	else
+		lat_fmt_bytes(LP(pt)->ws, b, n);
+}
+CELL(cell_nodes) { (void)r; snprintf(b, n, "%llu", (unsigned long long)LP(pt)->nodes); }
+/* A standard cell of the row's single (or local) chase; "-" in a per-CU-only row. */
+static void single_cell(const struct bench_run *r, const struct bench_point *pt,
+			void (*cell)(const struct bench_run *, const struct bench_point *, char *, size_t),
+			char *b, size_t n)
+{
+	struct lat_row w = row_of(r, pt);
+
+	if (w.a)
+		cell(r, w.a, b, n);
+	else
+		snprintf(b, n, "-");
+}
+
+CELL(cell_median) { single_cell(r, pt, bench_cell_median_us, b, n); }
+CELL(cell_cv) { single_cell(r, pt, bench_cell_cv, b, n); }
+CELL(cell_ns) { ns_cell(r, row_of(r, pt).a, false, b, n); }
+CELL(cell_cycles) { ns_cell(r, row_of(r, pt).a, true, b, n); }
+CELL(cell_cu_ns) { ns_cell(r, row_of(r, pt).b, false, b, n); }
+CELL(cell_cu_cycles) { ns_cell(r, row_of(r, pt).b, true, b, n); }
+CELL(cell_model)
+{
+	struct lat_row w = row_of(r, pt);
+	char x[48] = "", y[48] = "";
+
+	if (w.a)
+		bench_cell_occupancy(r, w.a, x, sizeof(x));
+	if (w.b)
+		bench_cell_occupancy(r, w.b, y, sizeof(y));
+	snprintf(b, n, "%s%s%s", x, w.a && w.b ? " / " : "", y);
+}
+CELL(cell_status)
+{
+	struct lat_row w = row_of(r, pt);
+
+	snprintf(b, n, "%s", (!w.a || lat_ok(w.a)) && (!w.b || lat_ok(w.b)) ? "ok" : "failed");
+}
+
+static const struct bench_col lat_cols[] = {
+	{ "Working set", cell_ws }, { "Nodes", cell_nodes }, { "median us", cell_median },
+	{ "CV %", cell_cv }, { "ns/load", cell_ns }, { "cycles", cell_cycles },
+	{ "per-CU ns/load", cell_cu_ns }, { "per-CU cycles", cell_cu_cycles },
+	{ "Model occupancy (1 / per-CU)", cell_model }, { "status", cell_status }, { 0 } };
+#define LAT_NCOLS (sizeof(lat_cols) / sizeof(lat_cols[0]) - 1)
+
+static void latency_title(const struct bench_run *r, FILE *f)
+{
+	const struct latency_opts *o = r->opts;
+	const struct lat_state *p = r->state;
+
+	fprintf(f, "latency on %s (%s): random cyclic chain, nodes %u bytes apart, %u loads per "
+		"chase per launch, %u chases in the per-CU variant\n", r->dev->name,
+		r->dev->platform_name, p->stride, o->loads, p->cus);
+	if (r->dev->clock_mhz)
+		fprintf(f, "cycles from the nominal clock, CL_DEVICE_MAX_CLOCK_FREQUENCY = %u MHz\n",
+			r->dev->clock_mhz);
+	else
+		fprintf(f, "cycles: none (CL_DEVICE_MAX_CLOCK_FREQUENCY reports 0 MHz)\n");
+}
+
+/*
+ * The harness's table drawn from lat_cols, skipping the points latency_joins_row puts in
+ * the row before. (Goes once the harness takes a joins_row hook: then .cols, .title and
+ * .joins_row in the ops row replace it.)
+ */
+static void lat_print_table(const struct bench_run *r)
+{
+	const char *head[LAT_NCOLS], *cells[LAT_NCOLS];
+	char buf[LAT_NCOLS][96];
+	struct table t;
+
+	for (size_t c = 0; c < LAT_NCOLS; c++) {
+		head[c] = lat_cols[c].head;
+		cells[c] = buf[c];
+	}
+	table_init(&t, LAT_NCOLS, head);
+	for (size_t i = 0; i < r->n_points; i++) {
+		if (latency_joins_row(r, i))
+			continue;
+		for (size_t c = 0; c < LAT_NCOLS; c++)
+			lat_cols[c].cell(r, &r->points[i], buf[c], sizeof(buf[c]));
+		table_add(&t, cells);
+	}
+	latency_title(r, stdout);
+	table_print(&t, stdout);
+	table_free(&t);
+}
+
+/* The reason of every point that has one (failures, notes). */
+static void print_reasons(const struct bench_run *r)
+{
+	char b[32];
+
+	for (size_t i = 0; i < r->n_points; i++) {
+		const struct bench_point *pt = &r->points[i];
+		if (pt->reason[0])
+			printf("  %s %s: %s\n", lat_variant_names[LP(pt)->variant],
+			       lat_fmt_bytes(LP(pt)->ws, b, sizeof(b)), pt->reason);
+	}
+}
+
+/* ---- plateaus ---- */
+
+void latency_relate(struct bench_run *r)
+{
+	const struct latency_opts *o = r->opts;
+	struct lat_state *p = r->state;
+	struct chase_rule rule = { o->tol, 3 };
+
+	p->curve_ws = bench_alloc(r->n_points * sizeof(*p->curve_ws));
+	p->curve_ns = bench_alloc(r->n_points * sizeof(*p->curve_ns));
+	for (size_t i = 0; i < r->n_points; i++) {
+		if (LP(&r->points[i])->variant != LAT_SINGLE || !lat_ok(&r->points[i]))
+			continue;
+		p->curve_ws[p->curve_n] = LP(&r->points[i])->ws;
+		p->curve_ns[p->curve_n++] = p->ns[i];
+	}
+	p->npl = chase_plateaus(p->curve_ws, p->curve_ns, p->curve_n, &rule, p->pl,
+				sizeof(p->pl) / sizeof(p->pl[0]));
+	chase_label(p->pl, p->npl, p->llc);
+}
+
+/* One plateau: its label, size range, the next size measured, and latency. */
+static json_t *level_json(const struct bench_run *r, const struct chase_plateau *q)
+{
+	const struct lat_state *p = r->state;
+	json_t *e = json_object();
+	bool next = q->last + 1 < p->curve_n;
+
+	json_object_set_new(e, "label", json_string(q->label));
+	json_object_set_new(e, "first_bytes", json_integer((json_int_t)q->first_bytes));
+	json_object_set_new(e, "last_bytes", json_integer((json_int_t)q->last_bytes));
+	json_object_set_new(e, "next_bytes", next ? json_integer((json_int_t)p->curve_ws[q->last + 1])
+						  : json_null());
+	json_object_set_new(e, "ns", json_real(q->median));
+	json_object_set_new(e, "cycles", r->dev->clock_mhz ? json_real(lat_cycles(r, q->median))
+							 : json_null());
+	json_object_set_new(e, "points", json_integer(q->points));
+	json_object_set_new(e, "outliers", json_integer(q->outliers));
+	return e;
+}
+
+static json_t *plateaus_json(const struct bench_run *r)
+{
+	const struct latency_opts *o = r->opts;
+	const struct lat_state *p = r->state;
+	json_t *j = json_object(), *lv = json_array(), *rule = json_object();
+
+	json_object_set_new(rule, "tolerance", json_real(o->tol));
+	json_object_set_new(rule, "min_points", json_integer(3));
+	json_object_set_new(rule, "text", json_string(
+		"sizes in order; a size joins the plateau while its latency is within tolerance of "
+		"the plateau's median and the plateau's max/min within 1 + 2 x tolerance; one stray "
+		"point is skipped when the next fits; at least min_points sizes make a plateau; "
+		"neighbouring plateaus whose medians lie within tolerance are joined"));
+	json_object_set_new(j, "rule", rule);
+	json_object_set_new(j, "curve", json_string("single chase, ns per load"));
+	json_object_set_new(j, "llc_bytes", json_integer((json_int_t)p->llc));
+	json_object_set_new(j, "llc_source", json_string(p->llc_source));
+	for (size_t k = 0; k < p->npl; k++)
+		json_array_append_new(lv, level_json(r, &p->pl[k]));
+	json_object_set_new(j, "levels", lv);
+	return j;
+}
+
+static void print_plateaus(const struct bench_run *r)
+{
+	const struct lat_state *p = r->state;
+	char a[32], b[32], nx[32];
+
+	printf("\nplateaus of the single-chase curve (tolerance %.0f%%, at least 3 sizes):\n",
+	       ((const struct latency_opts *)r->opts)->tol * 100);
+	if (!p->npl)
+		printf("  none found\n");
+	for (size_t k = 0; k < p->npl; k++) {
+		const struct chase_plateau *q = &p->pl[k];
+		printf("  %-20s %10s .. %-10s %8.2f ns", q->label, lat_fmt_bytes(q->first_bytes, a, 32),
+		       lat_fmt_bytes(q->last_bytes, b, 32), q->median);
+		if (r->dev->clock_mhz)
+			printf(" %8.1f cycles", lat_cycles(r, q->median));
+		if (q->last + 1 < p->curve_n)
+			printf("   (boundary: between %s and %s)", b,
+			       lat_fmt_bytes(p->curve_ws[q->last + 1], nx, 32));
+		printf("\n");
+	}
+	printf("  last-level cache for the labels: %llu bytes (%s)\n", (unsigned long long)p->llc,
+	       p->llc_source);
+}
+
+/* ---- the guide's table (Intel Data Center GPU Max) beside what was measured ---- */
+
+static const struct guide_row {
+	const char *level, *ours;
+	double lo, hi;   /* cycles */
+} guide_rows[] = {
+	{ "Shared local memory", "local", 30, 30 },
+	{ "Xe-core data cache hit", "first-level cache", 50, 50 },
+	{ "GPU cache hit", "last-level cache", 150, 200 },
+	{ "GPU cache miss", "device memory", 300, 500 },
+};
+#define GUIDE_ROWS (sizeof(guide_rows) / sizeof(guide_rows[0]))
+
+/* The measured ns of guide row k: the local point, or the plateau of its label; -1: none. */
+static double guide_measured(const struct bench_run *r, size_t k)
+{
+	const struct lat_state *p = r->state;
+	const struct bench_point *last = r->n_points ? &r->points[r->n_points - 1] : NULL;
+
+	if (k == 0)
+		return last && LP(last)->variant == LAT_LOCAL && lat_ok(last) ? p->ns[last->index] : -1;
+	for (size_t i = 0; i < p->npl; i++)
+		if (strcmp(p->pl[i].label, guide_rows[k].ours) == 0)
+			return p->pl[i].median;
+	return -1;
+}
+
+static json_t *guide_json(const struct bench_run *r, size_t k, double ns)
+{
+	json_t *e = json_object();
+	bool mhz = r->dev->clock_mhz != 0;
+
+	json_object_set_new(e, "guide_level", json_string(guide_rows[k].level));
+	json_object_set_new(e, "guide_cycles_min", json_real(guide_rows[k].lo));
+	json_object_set_new(e, "guide_cycles_max", json_real(guide_rows[k].hi));
+	json_object_set_new(e, "measured_level", json_string(guide_rows[k].ours));
+	json_object_set_new(e, "measured_ns", ns >= 0 ? json_real(ns) : json_null());
+	json_object_set_new(e, "measured_cycles",
+			    ns >= 0 && mhz ? json_real(lat_cycles(r, ns)) : json_null());
+	return e;
+}
+
+static void guide_print(const struct bench_run *r, size_t k, double ns)
+{
+	const struct guide_row *g = &guide_rows[k];
+	char cyc[32], meas[64];
+
+	snprintf(cyc, sizeof(cyc), g->lo == g->hi ? "~%.0f" : "~%.0f-%.0f", g->lo, g->hi);
+	if (ns < 0)
+		snprintf(meas, sizeof(meas), "not found");
+	else if (r->dev->clock_mhz)
+		snprintf(meas, sizeof(meas), "%.1f cycles (%.2f ns)", lat_cycles(r, ns), ns);
+	else
+		snprintf(meas, sizeof(meas), "%.2f ns (no clock)", ns);
+	printf("  %-24s %-12s %-20s %s\n", g->level, cyc, g->ours, meas);
+}
+
+static json_t *guide_table(const struct bench_run *r, bool print)
+{
+	json_t *j = json_object(), *lv = json_array();
+
+	if (print)
+		printf("\nLatencies of Intel's GPU optimization guide (Data Center GPU Max) beside this "
+		       "device's:\n  %-24s %-12s %-20s %s\n", "guide level", "guide cycles",
+		       "measured level", "measured");
+	for (size_t k = 0; k < GUIDE_ROWS; k++) {
+		double ns = guide_measured(r, k);
+		json_array_append_new(lv, guide_json(r, k, ns));
+		if (print)
+			guide_print(r, k, ns);
+	}
+	json_object_set_new(j, "source", json_string("Intel oneAPI GPU Optimization Guide, Data "
+		"Center GPU Max memory system, latency by access type (cycles)"));
+	json_object_set_new(j, "levels", lv);
+	return j;
+}
+
+int latency_report(struct bench_run *r)
+{
+	const struct latency_opts *o = r->opts;
+	const struct dev_info *d = r->dev;
+	bool print = !r->co->quiet;
+	bool intel_gpu = d->vendor_kind == DEV_VENDOR_INTEL && (d->type & CL_DEVICE_TYPE_GPU);
+
+	json_object_set_new(r->doc, "plateaus", plateaus_json(r));
+	if (print) {
+		lat_print_table(r);
+		print_reasons(r);
+		print_plateaus(r);
+	}
+	if (intel_gpu || o->guide_table)
+		json_object_set_new(r->doc, "reference", guide_table(r, print));
+	return EXIT_OK;
+}

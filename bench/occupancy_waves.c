@@ -9,17 +9,14 @@
  * tell a step from that slope. The default sweep has G and G + 1 at each multiple
  * of the model's capacity.
  */
-#include "occupancy_host.h"
-
-#include "timing.h"
+#include "occupancy.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const waves_head[] = { "Groups", "Model waves", "median us", "CV %", "t / t(1)",
-					  "Status" };
-#define WAVES_NCOLS (sizeof(waves_head) / sizeof(waves_head[0]))
+/* The rule relate applies, as the results document states it. */
+#define WAVES_RULE "one more group (G to G + 1) costs more than a quarter of one group's time"
 
 /* 1, then fractions and multiples of the capacity c, with c +- 1 at each step. */
 static void default_groups(uint64_t c, struct range *r)
@@ -39,110 +36,146 @@ static void default_groups(uint64_t c, struct range *r)
 			v[n++] = g ? g : 1;
 		}
 	}
-	r->v = malloc(n * sizeof(*r->v));
+	r->v = bench_alloc(n * sizeof(*r->v));
 	r->n = 0;
 	for (size_t i = 0; i < n; i++)   /* ascending, no repeats */
 		if (r->n == 0 || v[i] > r->v[r->n - 1])
 			r->v[r->n++] = v[i];
 }
 
-/* Validated first launch, then the timed ones; returns the median time (ns), 0 on failure. */
-static double time_point(struct bench_session *s, struct probe_kernel *pk, struct probe_bufs *b,
-			 unsigned wg, uint64_t groups, unsigned spin, json_t *pt)
+/* One kernel (the first --sg, --slm; a barrier only with --barrier on), the sweep. */
+size_t waves_plan(struct bench_run *r)
 {
-	unsigned reps = s->opts->reps;
-	double *t = calloc(2 * (size_t)reps, sizeof(double));
-	struct time_launch l = { pk->k, (size_t)(groups * wg), wg };
-	struct probe_result r;
-	struct stats st = { 0 };
-	char err[4096];
-	bool ok = t && probe_launch(s, pk, b, wg, groups, spin, &r, err, sizeof(err)) &&
-		  time_run(s->pc.q, time_enqueue_launch, &l, s->opts->warmup, reps, t, t + reps, err,
-			   sizeof(err));
-
-	point_set_status(pt, ok ? "ok" : "failed", ok ? NULL : err);
-	if (ok) {
-		json_object_set_new(pt, "validated", json_true());
-		point_set_times(pt, t, t + reps, reps);
-		stats_compute(t, reps, &st);
-	}
-	free(t);
-	return ok ? st.median : 0;
-}
-
-int occ_waves_run(struct bench_session *s, struct occ_opts *o)
-{
-	struct probe_cfg cfg = { (unsigned)o->wg.v[0], o->sg.n ? (unsigned)o->sg.v[0] : 0, o->slm.v[0],
+	struct occ_opts *o = r->opts;
+	struct occ_state *s = r->state;
+	struct probe_cfg cfg = { o->sg.n ? (unsigned)o->sg.v[0] : 0, o->slm.v[0],
 				 o->barrier_on && !o->barrier_off };
-	unsigned spin = o->spin ? o->spin : 16384, simd = cfg.sg ? cfg.sg : s->dev->nv_warp_size;
-	struct probe_kernel pk;
-	struct probe_bufs b = { 0 };
-	struct occ_result mr;
-	struct table t;
-	char err[16384];
-	double t1 = 0;
-	double prev_med = 0;
-	json_t *steps = json_array();
+	uint64_t cap;
 
-	if (!probe_build(s, &cfg, &pk, err, sizeof(err)))
-		die(EXIT_FAIL, "%s", err);
-	json_decref(session_model(s, &pk.res, cfg.wg, simd, cfg.barrier, 1, &mr));
-	uint64_t cap = s->model.known && mr.launchable ? mr.resident_wg : s->dev->compute_units;
+	s->kern = bench_alloc(sizeof(*s->kern));
+	probe_build(r, &cfg, &s->kern[0]);
+	s->n_kern = 1;
+	s->spin = o->spin ? o->spin : 16384;
+	s->simd = cfg.sg ? cfg.sg : r->dev->nv_warp_size;
+	cap = probe_model_resident(r, &s->kern[0], (unsigned)o->wg.v[0], s->simd);
+	s->cap = cap ? cap : r->dev->compute_units;
 	if (!o->groups.n)
-		default_groups(cap, &o->groups);
-	table_init(&t, WAVES_NCOLS, waves_head);
-	for (size_t i = 0; i < o->groups.n; i++) {
-		uint64_t g = o->groups.v[i], prev = i ? o->groups.v[i - 1] : 0;
-		json_t *pt = point_new(), *pa = json_object();
-		char c[WAVES_NCOLS][48];
-		const char *cells[WAVES_NCOLS];
-		session_progress(s, i, o->groups.n, "waves");
-		double med = time_point(s, &pk, &b, cfg.wg, g, spin, pt);
-		if (i == 0)
-			t1 = med;
-		if (med > 0 && prev_med > 0 && g == prev + 1 && med - prev_med > 0.25 * t1)
-			json_array_append_new(steps, json_integer((json_int_t)prev));
-		prev_med = med;
-		json_object_set_new(pa, "wg_size", json_integer(cfg.wg));
-		json_object_set_new(pa, "groups", json_integer((json_int_t)g));
-		json_object_set_new(pa, "spin", json_integer(spin));
-		json_object_set_new(pa, "barrier", json_boolean(cfg.barrier));
-		json_object_set_new(pa, "slm_requested", json_integer((json_int_t)cfg.slm));
-		json_object_set_new(pt, "params", pa);
-		json_object_set_new(pt, "model", session_model(s, &pk.res, cfg.wg, simd, cfg.barrier, g, &mr));
-		snprintf(c[0], 48, "%llu", (unsigned long long)g);
-		snprintf(c[1], 48, "%llu", (unsigned long long)((g + cap - 1) / cap));
-		snprintf(c[2], 48, med > 0 ? "%.2f" : "-", med / 1e3);
-		snprintf(c[3], 48, med > 0 ? "%.1f" : "-",
-			 med > 0 ? json_real_value(json_object_get(json_object_get(pt, "time_ns"), "cv")) : 0.0);
-		snprintf(c[4], 48, med > 0 && t1 > 0 ? "%.2f" : "-", med / (t1 > 0 ? t1 : 1));
-		snprintf(c[5], 48, "%s", json_string_value(json_object_get(pt, "status")));
-		for (size_t j = 0; j < WAVES_NCOLS; j++)
-			cells[j] = c[j];
-		table_add(&t, cells);
-		session_add_point(s, pt);
-	}
-	session_progress(s, o->groups.n, o->groups.n, "");
-	json_t *sum = json_object();
-	json_object_set_new(sum, "model_capacity_wg", json_integer((json_int_t)cap));
-	json_object_set_new(sum, "steps_after", steps);
-	json_object_set_new(sum, "rule", json_string("one more group (G to G + 1) costs more than a "
-						      "quarter of one group's time"));
-	json_object_set_new(s->doc, "waves", sum);
-	if (!s->opts->quiet) {
-		size_t i;
-		json_t *v;
-		printf("fixed work per group (spin %u) on %s: model capacity %llu work-groups\n", spin,
-		       s->dev->name, (unsigned long long)cap);
-		table_print(&t, stdout);
-		printf("steps after %s", json_array_size(steps) ? "" : "none of the G, G + 1 pairs swept");
-		json_array_foreach(steps, i, v)
-			printf("%s%lld", i ? ", " : "", (long long)json_integer_value(v));
-		printf(" groups (model: every %llu); the gradual rise between steps is the groups "
-		       "sharing each compute unit's issue slots\n", (unsigned long long)cap);
-	}
-	table_free(&t);
-	probe_bufs_free(&b);
-	probe_kernel_free(&pk);
-	return session_finish(s);
+		default_groups(s->cap, &o->groups);
+	json_object_set_new(r->doc, "benchmark", json_string("occupancy-waves"));
+	return o->groups.n;
 }
+
+void waves_label(const struct bench_run *r, size_t i, char *buf, size_t len)
+{
+	snprintf(buf, len, "waves groups=%llu",
+		 (unsigned long long)((const struct occ_opts *)r->opts)->groups.v[i]);
+}
+
+/* A validated launch, then the harness times the same launch. */
+void waves_point(struct bench_run *r, struct bench_point *pt)
+{
+	const struct occ_opts *o = r->opts;
+	struct occ_state *s = r->state;
+	struct occ_point *a = pt->params;
+	const struct probe_kernel *pk = &s->kern[0];
+	struct probe_result res;
+	char err[4096];
+
+	a->wg = (unsigned)o->wg.v[0];
+	a->groups = o->groups.v[pt->index];
+	a->spin = s->spin;
+	a->barrier = pk->cfg.barrier;
+	a->slm = pk->cfg.slm;
+	bench_point_model(pt, &pk->res, a->wg, s->simd, a->barrier, a->groups);
+	if (!probe_launch(r, pk, &s->bufs, a->wg, a->groups, a->spin, &res, err, sizeof(err))) {
+		bench_fail(pt, "%s", err);
+		return;
+	}
+	pt->validated = true;
+	bench_point_time_launch(pt, pk->k, (size_t)(a->groups * a->wg), a->wg);
+}
+
+json_t *waves_params_json(const struct occ_point *a)
+{
+	json_t *p = json_object();
+
+	json_object_set_new(p, "wg_size", json_integer(a->wg));
+	json_object_set_new(p, "groups", json_integer((json_int_t)a->groups));
+	json_object_set_new(p, "spin", json_integer(a->spin));
+	json_object_set_new(p, "barrier", json_boolean(a->barrier));
+	json_object_set_new(p, "slm_requested", json_integer((json_int_t)a->slm));
+	return p;
+}
+
+static double median_ns(const struct bench_point *pt)
+{
+	return pt->n ? pt->time.median : 0;
+}
+
+/* The steps: each G where G + 1 groups took WAVES_RULE longer. */
+void waves_relate(struct bench_run *r)
+{
+	struct occ_state *s = r->state;
+	double t1 = r->n_points ? median_ns(&r->points[0]) : 0, prev = 0;
+
+	s->steps = bench_alloc((r->n_points ? r->n_points : 1) * sizeof(*s->steps));
+	for (size_t i = 0; i < r->n_points; i++) {
+		uint64_t g = ((const struct occ_point *)r->points[i].params)->groups;
+		uint64_t pg = i ? ((const struct occ_point *)r->points[i - 1].params)->groups : 0;
+		double med = median_ns(&r->points[i]);
+		if (med > 0 && prev > 0 && g == pg + 1 && med - prev > 0.25 * t1)
+			s->steps[s->n_steps++] = pg;
+		prev = med;
+	}
+}
+
+int waves_report(struct bench_run *r)
+{
+	const struct occ_state *s = r->state;
+	json_t *sum = json_object(), *steps = json_array();
+
+	for (size_t i = 0; i < s->n_steps; i++)
+		json_array_append_new(steps, json_integer((json_int_t)s->steps[i]));
+	json_object_set_new(sum, "model_capacity_wg", json_integer((json_int_t)s->cap));
+	json_object_set_new(sum, "steps_after", steps);
+	json_object_set_new(sum, "rule", json_string(WAVES_RULE));
+	json_object_set_new(r->doc, "waves", sum);
+	if (r->co->quiet)
+		return EXIT_OK;
+	printf("steps after %s", s->n_steps ? "" : "none of the G, G + 1 pairs swept");
+	for (size_t i = 0; i < s->n_steps; i++)
+		printf("%s%llu", i ? ", " : "", (unsigned long long)s->steps[i]);
+	printf(" groups (model: every %llu); the gradual rise between steps is the groups sharing each "
+	       "compute unit's issue slots\n", (unsigned long long)s->cap);
+	return EXIT_OK;
+}
+
+void waves_title(const struct bench_run *r, FILE *f)
+{
+	const struct occ_state *s = r->state;
+
+	fprintf(f, "fixed work per group (spin %u) on %s: model capacity %llu work-groups\n", s->spin,
+		r->dev->name, (unsigned long long)s->cap);
+}
+
+#define PA(pt) ((const struct occ_point *)(pt)->params)
+#define CELL(name) static void name(const struct bench_run *r, const struct bench_point *pt, char *b, size_t n)
+
+CELL(cell_groups) { (void)r; snprintf(b, n, "%llu", (unsigned long long)PA(pt)->groups); }
+CELL(cell_waves)
+{
+	uint64_t cap = ((const struct occ_state *)r->state)->cap;
+
+	snprintf(b, n, "%llu", (unsigned long long)((PA(pt)->groups + cap - 1) / cap));
+}
+CELL(cell_vs_first)
+{
+	double t1 = median_ns(&r->points[0]), med = median_ns(pt);
+
+	snprintf(b, n, med > 0 && t1 > 0 ? "%.2f" : "-", med / (t1 > 0 ? t1 : 1));
+}
+
+const struct bench_col waves_cols[] = {
+	{ "Groups", cell_groups }, { "Model waves", cell_waves }, { "median us", bench_cell_median_us },
+	{ "CV %", bench_cell_cv }, { "t / t(1)", cell_vs_first }, { "Status", bench_cell_status },
+	{ 0 } };

@@ -6,8 +6,6 @@
 
 int vecadd_main(int argc, char **argv);
 void vecadd_usage(FILE *f);
-int occupancy_main(int argc, char **argv);
-void occupancy_usage(FILE *f);
 int sg_info_main(int argc, char **argv);
 void sg_info_usage(FILE *f);
 int sg_copy_main(int argc, char **argv);

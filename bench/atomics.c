@@ -1,12 +1,14 @@
 /*
- * bench atomics: fetch-add throughput by contention pattern and memory order,
- * and the latency of a dependent chain of atomics (the guide's Data Center GPU Max chapter). Options and the
- * plan; the points run in atomics_run.c.
+ * bench atomics: fetch-add throughput by contention pattern and memory order, and the
+ * latency of a dependent chain of atomics (the guide's Data Center GPU Max chapter).
+ * A point poisons the counters, launches once and checks every counter exactly, times
+ * its launches (each after a flush of the last-level cache with --flush) and checks the
+ * accumulated counters again; the chain subtracts the time of a launch of 0 atomics.
+ * Builds, launch arguments and the validation are in atomics_kernels.c.
  */
 #include "atomics_host.h"
 #include "chase.h"
 #include "check.h"
-#include "subcommands.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -14,103 +16,110 @@
 const char *const at_pattern_names[AT_NPATTERNS] = {
 	"own", "neighbours", "sg", "wg", "single", "local", "local-wg", "chain" };
 const char *const at_order_names[AT_NORDERS] = { "relaxed", "acq_rel" };
+static const char *const at_api_names[] = { "auto", "c11", "1.x" };
 
-void atomics_usage(FILE *f)
+/* The kernels' counts per launch (kernels/atomics.cl states them). */
+static double at_atomics(uint64_t items, enum at_pattern pat, unsigned ops)
 {
-	fprintf(f,
-		"usage: bench atomics [options]\n"
-		"  N = 1024 x --scale work-items each do --ops fetch-adds of their own value 2i+1;\n"
-		"  sub-group size 32 is required where the device can require it.\n"
-		"  --patterns LIST  comma-separated, or 'all' (default):\n"
-		"                   own         own counter on its own cache line\n"
-		"                   neighbours  own counter, adjacent 4-byte words (the guide's layout:\n"
-		"                               cache-line-size / 4 work-items share a line)\n"
-		"                   sg          one counter per sub-group (fixed width 32, or the warp\n"
-		"                               size, where the device has no sub-groups)\n"
-		"                   wg          one counter per work-group\n"
-		"                   single      one counter for all work-items\n"
-		"                   local       own counter in local memory\n"
-		"                   local-wg    one local-memory counter per work-group\n"
-		"                   chain       one work-item, each atomic's result picks the next\n"
-		"                               counter: latency in ns and cycles\n"
-		"  --orders LIST    relaxed,acq_rel (default both); device scope on global memory,\n"
-		"                   work-group scope on local memory\n"
-		"  --api auto|c11|1.x  atomic_fetch_add_explicit (OpenCL C 2.0/3.0) or atomic_add\n"
-		"                   (OpenCL 1.x, no memory order: acq_rel points are skipped);\n"
-		"                   auto: c11 where the device offers OpenCL C 2.0 or later (default)\n"
-		"  --scale N        work-items = 1024 x N (1..65536, default 1)\n"
-		"  --ops N          fetch-adds per work-item (1..1048576, default 1024)\n"
-		"  --wg N           work-group size (default 256, or the device maximum if lower)\n"
-		"  --flush          write a buffer of max(2 x last-level cache, 64 MiB) between timed\n"
-		"                   launches (outside the timed event)\n"
-		"  --llc SIZE       last-level cache size for --flush (default: the device's figure)\n"
-		"Per point: median launch time, atomics/s and ns per atomic (launch time / atomics:\n"
-		"the reciprocal throughput; chain: the latency of one atomic, the launch overhead of\n"
-		"a 0-op launch subtracted); cycles from the nominal CL_DEVICE_MAX_CLOCK_FREQUENCY.\n"
-		"Counters start poisoned (0xDEADBEEF) and are checked exactly after the first launch\n"
-		"and after all of them; a point the device cannot run is skipped with the reason.\n"
-		COMMON_USAGE);
+	return pat == AT_CHAIN ? ops : (double)items * ops;
 }
 
-static void parse_args(int argc, char **argv, struct atomics_opts *o, struct common_opts *co)
+/* atomics_flush: one work-item per 4-byte word it writes. */
+static size_t at_flush_items(uint64_t flush_bytes)
 {
-	enum { O_PATTERNS = OPT_BENCH_BASE, O_ORDERS, O_API, O_SCALE, O_OPS, O_WG, O_FLUSH, O_LLC };
-	static const struct option lo[] = {
-		COMMON_LONGOPTS,
-		{ "patterns", required_argument, NULL, O_PATTERNS },
-		{ "orders", required_argument, NULL, O_ORDERS },
-		{ "api", required_argument, NULL, O_API },
-		{ "scale", required_argument, NULL, O_SCALE },
-		{ "ops", required_argument, NULL, O_OPS },
-		{ "wg", required_argument, NULL, O_WG },
-		{ "flush", no_argument, NULL, O_FLUSH },
-		{ "llc", required_argument, NULL, O_LLC },
-		{ 0 } };
-	int c;
+	return (size_t)(flush_bytes / 4);
+}
 
-	memset(o, 0, sizeof(*o));
+struct atomics_opts {
+	unsigned scale;           /* work-items = 1024 * scale */
+	unsigned ops;             /* fetch-adds per work-item (chain: per launch) */
+	unsigned wg;              /* 0: default */
+	bool patterns[AT_NPATTERNS];
+	bool orders[AT_NORDERS];
+	unsigned api;             /* enum at_api */
+	bool flush;
+	uint64_t llc;             /* --llc, 0: from the device */
+};
+
+/* One point's parameters, and what its launches measured. */
+struct at_params {
+	enum at_pattern pat;
+	enum at_order ord;
+	bool ran, c11;            /* ran: the order's program built (else skipped); c11: C11 atomics */
+	char missing[128];        /* order and scope used beyond the declared capabilities ("": none) */
+	bool caps_known;
+	uint64_t caps;            /* CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES */
+	uint64_t work_items, counters, flush_bytes;   /* flush_bytes 0: no flush */
+	unsigned wg, scale, ops, items_per_counter;
+	unsigned sg;              /* 0: none stated (the chain, or the driver's unknown choice) */
+	const char *sg_source;    /* NULL for the chain */
+	unsigned stride;          /* bytes between counters, 0: one counter per group (local-wg) */
+	double atomics;           /* per launch */
+	double ns;                /* per atomic: launch time / atomics; chain: less the overhead */
+	double overhead_ns;       /* chain: median of the 0-atomic launch */
+};
+
+/* ---- options ---- */
+
+#define AO(f) offsetof(struct atomics_opts, f)
+static const struct cli_opt atomics_cli[] = {
+	{ "patterns", "LIST", CLI_NAMES, AO(patterns), .names = at_pattern_names,
+	  .n_names = AT_NPATTERNS,
+	  .help = "comma-separated, or 'all' (default):\n"
+		  "own         own counter on its own cache line\n"
+		  "neighbours  own counter, adjacent 4-byte words (the guide's layout:\n"
+		  "            cache-line-size / 4 work-items share a line)\n"
+		  "sg          one counter per sub-group (fixed width 32, or the warp\n"
+		  "            size, where the device has no sub-groups)\n"
+		  "wg          one counter per work-group\n"
+		  "single      one counter for all work-items\n"
+		  "local       own counter in local memory\n"
+		  "local-wg    one local-memory counter per work-group\n"
+		  "chain       one work-item, each atomic's result picks the next\n"
+		  "            counter: latency in ns and cycles" },
+	{ "orders", "LIST", CLI_NAMES, AO(orders), .names = at_order_names, .n_names = AT_NORDERS,
+	  .help = "relaxed,acq_rel (default both); device scope on global memory,\n"
+		  "work-group scope on local memory" },
+	{ "api", "API", CLI_CHOICE, AO(api), .names = at_api_names, .n_names = 3,
+	  .help = "auto|c11|1.x: atomic_fetch_add_explicit (OpenCL C 2.0/3.0) or atomic_add\n"
+		  "(OpenCL 1.x, no memory order: acq_rel points are skipped);\n"
+		  "auto: c11 where the device offers OpenCL C 2.0 or later (default)" },
+	{ "scale", "N", CLI_UINT, AO(scale), 1, 65536, .help = "work-items = 1024 x N (1..65536, default 1)" },
+	{ "ops", "N", CLI_UINT, AO(ops), 1, 1u << 20,
+	  .help = "fetch-adds per work-item (1..1048576, default 1024)" },
+	{ "wg", "N", CLI_UINT, AO(wg), 1, 1u << 20,
+	  .help = "work-group size (default 256, or the device maximum if lower)" },
+	{ "flush", NULL, CLI_FLAG, AO(flush),
+	  .help = "write a buffer of max(2 x last-level cache, 64 MiB) between timed\n"
+		  "launches (outside the timed event)" },
+	{ "llc", "SIZE", CLI_SIZE, AO(llc), 1024, 1ull << 40,
+	  .help = "last-level cache size for --flush (default: the device's figure)" },
+	{ 0 } };
+
+static void atomics_defaults(void *opts)
+{
+	struct atomics_opts *o = opts;
+
 	o->scale = 1;
 	o->ops = 1024;
 	for (size_t i = 0; i < AT_NPATTERNS; i++)
 		o->patterns[i] = true;
 	o->orders[AT_RELAXED] = o->orders[AT_ACQ_REL] = true;
-	common_defaults(co);
-	while ((c = getopt_long(argc, argv, "+:", lo, NULL)) != -1) {
-		if (common_opt(co, c, optarg))
-			continue;
-		switch (c) {
-		case O_PATTERNS: opt_names("patterns", optarg, at_pattern_names, AT_NPATTERNS, o->patterns); break;
-		case O_ORDERS: opt_names("orders", optarg, at_order_names, AT_NORDERS, o->orders); break;
-		case O_API:
-			if (strcmp(optarg, "auto") == 0) o->api = AT_API_AUTO;
-			else if (strcmp(optarg, "c11") == 0) o->api = AT_API_C11;
-			else if (strcmp(optarg, "1.x") == 0) o->api = AT_API_1X;
-			else usage_error("--api '%s' is not one of: auto, c11, 1.x", optarg);
-			break;
-		case O_SCALE: o->scale = (unsigned)opt_u64("scale", optarg, 1, 65536); break;
-		case O_OPS: o->ops = (unsigned)opt_u64("ops", optarg, 1, 1u << 20); break;
-		case O_WG: o->wg = (unsigned)opt_u64("wg", optarg, 1, 1u << 20); break;
-		case O_FLUSH: o->flush = true; break;
-		case O_LLC: o->llc = opt_size("llc", optarg, 1024, 1ull << 40); break;
-		case 'h': atomics_usage(stdout); exit(EXIT_OK);
-		default: opt_reject(c, argv);
-		}
-	}
-	if (optind < argc)
-		usage_error("unexpected argument '%s'", argv[optind]);
-	if (o->llc && !o->flush)
-		usage_error("--llc sizes the --flush buffer: give --flush too");
 }
 
+static void atomics_check(void *opts, const struct cli_set *given)
+{
+	const struct atomics_opts *o = opts;
+
+	(void)given;
+	if (o->llc && !o->flush)
+		cli_usage_error("--llc sizes the --flush buffer: give --flush too");
+}
 
 /* ---- plan: launch shape, sub-groups, memory ---- */
 
-static void plan_shape(const struct bench_session *s, const struct atomics_opts *o,
-		       struct at_plan *p)
+static void plan_sg(const struct dev_info *d, struct at_state *p)
 {
-	const struct dev_info *d = s->dev;
-
-	p->items = 1024ull * o->scale;
 	if (dev_can_require_sg(d, 32)) {
 		p->sg_req = 32;
 		p->sg_source = "required (cl_intel_required_subgroup_size)";
@@ -122,38 +131,42 @@ static void plan_shape(const struct bench_session *s, const struct atomics_opts 
 						 "(CL_DEVICE_WARP_SIZE_NV)"
 					       : "no sub-groups: fixed width 32";
 	}
+}
+
+static void plan_shape(const struct dev_info *d, const struct atomics_opts *o, struct at_state *p)
+{
+	p->items = 1024ull * o->scale;
+	plan_sg(d, p);
 	p->wg = o->wg ? o->wg : (unsigned)(d->max_wg < 256 ? d->max_wg : 256);
 	if (p->wg > d->max_wg || p->wg > d->max_item_sizes[0])
-		usage_error("--wg %u exceeds the device's work-group limit on '%s': allowed 1..%zu",
-			    p->wg, d->name, d->max_wg < d->max_item_sizes[0] ? d->max_wg
-									     : d->max_item_sizes[0]);
+		cli_usage_error("--wg %u exceeds the device's work-group limit on '%s': allowed 1..%zu",
+				p->wg, d->name, d->max_wg < d->max_item_sizes[0] ? d->max_wg
+										 : d->max_item_sizes[0]);
 	if (p->items % p->wg)
-		usage_error("--wg %u does not divide the %llu work-items (1024 x --scale %u)", p->wg,
-			    (unsigned long long)p->items, o->scale);
+		cli_usage_error("--wg %u does not divide the %llu work-items (1024 x --scale %u)", p->wg,
+				(unsigned long long)p->items, o->scale);
 	if (p->sg_req && p->wg % p->sg_req)
-		usage_error("--wg %u is not a multiple of the required sub-group size %u", p->wg,
-			    p->sg_req);
+		cli_usage_error("--wg %u is not a multiple of the required sub-group size %u", p->wg,
+				p->sg_req);
 	if ((uint64_t)p->wg * 4 > d->local_mem)
-		usage_error("--wg %u needs %u bytes of local memory for the local pattern; '%s' has "
-			    "%llu", p->wg, p->wg * 4, d->name, (unsigned long long)d->local_mem);
+		cli_usage_error("--wg %u needs %u bytes of local memory for the local pattern; '%s' has "
+				"%llu", p->wg, p->wg * 4, d->name, (unsigned long long)d->local_mem);
 	p->groups = (unsigned)(p->items / p->wg);
 	p->line_bytes = d->global_cacheline > 64 ? (unsigned)d->global_cacheline : 64;
 	p->line_words = p->line_bytes / 4;
 }
 
-static void plan_memory(const struct bench_session *s, const struct atomics_opts *o,
-			struct at_plan *p)
+static void plan_memory(const struct dev_info *d, const struct atomics_opts *o, struct at_state *p)
 {
-	const struct dev_info *d = s->dev;
 	uint64_t bytes;
 
 	p->ctr_words = p->items * p->line_words;
 	bytes = p->ctr_words * 4;
 	if (bytes > d->max_alloc)
-		usage_error("--scale %u needs a counter buffer of %llu bytes (%llu work-items x %u-byte "
-			    "lines), above CL_DEVICE_MAX_MEM_ALLOC_SIZE of '%s': at most %llu bytes",
-			    o->scale, (unsigned long long)bytes, (unsigned long long)p->items,
-			    p->line_bytes, d->name, (unsigned long long)d->max_alloc);
+		cli_usage_error("--scale %u needs a counter buffer of %llu bytes (%llu work-items x %u-byte "
+				"lines), above CL_DEVICE_MAX_MEM_ALLOC_SIZE of '%s': at most %llu bytes",
+				o->scale, (unsigned long long)bytes, (unsigned long long)p->items,
+				p->line_bytes, d->name, (unsigned long long)d->max_alloc);
 	p->llc = o->llc ? o->llc : chase_llc(d, &p->llc_source);
 	if (o->llc)
 		p->llc_source = "--llc";
@@ -162,143 +175,494 @@ static void plan_memory(const struct bench_session *s, const struct atomics_opts
 	p->flush_bytes = 2 * p->llc > (64ull << 20) ? 2 * p->llc : 64ull << 20;
 	p->flush_bytes = (p->flush_bytes + 4095) & ~4095ull;
 	if (p->flush_bytes > d->max_alloc || p->flush_bytes / 4 > UINT32_MAX)
-		usage_error("--flush needs a buffer of %llu bytes (2 x the %llu-byte last-level "
-			    "cache, at least 64 MiB), above CL_DEVICE_MAX_MEM_ALLOC_SIZE of '%s': at "
-			    "most %llu bytes", (unsigned long long)p->flush_bytes,
-			    (unsigned long long)p->llc, d->name, (unsigned long long)d->max_alloc);
+		cli_usage_error("--flush needs a buffer of %llu bytes (2 x the %llu-byte last-level "
+				"cache, at least 64 MiB), above CL_DEVICE_MAX_MEM_ALLOC_SIZE of '%s': at "
+				"most %llu bytes", (unsigned long long)p->flush_bytes,
+				(unsigned long long)p->llc, d->name, (unsigned long long)d->max_alloc);
 }
 
-
-/* ---- plan: programs ---- */
-
-/* -cl-std for OpenCL C 2.0/3.0 atomics (an OpenCL 3.0 device must accept CL3.0). */
-static const char *c11_std(const struct dev_info *d)
+static void alloc_bufs(struct bench_run *r, struct at_state *p)
 {
-	if (d->c_major >= 3 || d->api_major >= 3)
-		return "-cl-std=CL3.0";
-	return d->c_major == 2 ? "-cl-std=CL2.0" : NULL;
+	size_t words = (size_t)(p->ctr_words > p->items ? p->ctr_words : p->items);
+
+	p->ctr = bench_buffer(r, CL_MEM_READ_WRITE, (size_t)p->ctr_words * 4);
+	p->where = bench_buffer(r, CL_MEM_READ_WRITE, (size_t)p->items * 4);
+	p->out = bench_buffer(r, CL_MEM_READ_WRITE, (size_t)p->items * 4);
+	p->info = bench_buffer(r, CL_MEM_READ_WRITE, 16);
+	if (p->flush_bytes)
+		p->flush_buf = bench_buffer(r, CL_MEM_READ_WRITE, (size_t)p->flush_bytes);
+	p->h_ctr = bench_alloc(words * 4);
+	p->h_where = bench_alloc((size_t)p->items * 4);
+	p->h_out = bench_alloc((size_t)p->items * 4);
+	p->h_ref = bench_alloc(words * 4);
+	p->h_sum = bench_alloc(words * 4);
 }
 
-/* First line of a build error, for a point's reason. */
-static void first_line(const char *msg, char *out, size_t len)
+static json_t *setup_json(const struct dev_info *d, const struct at_state *p)
 {
-	size_t n = strcspn(msg, "\n");
+	json_t *j = json_object();
 
-	snprintf(out, len, "%.*s", (int)(n < 400 ? n : 400), msg);
+	json_object_set_new(j, "clock", dev_clock_json(d));
+	json_object_set_new(j, "line_bytes", json_integer(p->line_bytes));
+	json_object_set_new(j, "llc_bytes", json_integer((json_int_t)p->llc));
+	json_object_set_new(j, "llc_source", json_string(p->llc_source));
+	json_object_set_new(j, "flush_bytes", bench_json_uint0(p->flush_bytes));
+	json_object_set_new(j, "chain_counters", json_integer(AT_CHAIN_SLOTS));
+	return j;
 }
 
-static bool build_prog(struct bench_session *s, struct at_plan *p, struct at_prog *g, bool c11,
-		       enum at_order ord, char *err, size_t len)
+static size_t atomics_plan(struct bench_run *r)
 {
-	const struct dev_info *d = s->dev;
-	const char *std = c11 ? c11_std(d) : NULL;
-	int off;
+	const struct atomics_opts *o = r->opts;
+	struct at_state *p = bench_alloc(sizeof(*p));
 
-	if (!std && dev_has_subgroups(d))
-		std = d->c_major >= 3 ? "-cl-std=CL3.0" : d->c_major == 2 ? "-cl-std=CL2.0" : NULL;
-	off = snprintf(g->options, sizeof(g->options), "-DAPI_C11=%d -DORDER=%s -DPOISON=0x%08xu%s%s",
-		       c11, ord == AT_RELAXED ? "memory_order_relaxed" : "memory_order_acq_rel",
-		       CHECK_POISON, std ? " " : "", std ? std : "");
-	if (p->sg_req)
-		off += snprintf(g->options + off, sizeof(g->options) - (size_t)off, " -DREQD_SG=%u",
-				p->sg_req);
-	if (dev_has_subgroups(d))
-		snprintf(g->options + off, sizeof(g->options) - (size_t)off, " -DHAVE_SG=1%s",
-			 d->has_intel_subgroups || d->has_c30_subgroups ? "" : " -DHAVE_KHR_SG=1");
-	g->c11 = c11;
-	g->prog = prog_build(&s->pc, "atomics.cl", g->options, &g->build_log, err, len);
-	if (!g->prog)
+	memset(p, 0, sizeof(*p));
+	r->state = p;
+	plan_shape(r->dev, o, p);
+	plan_memory(r->dev, o, p);
+	at_build(r, (enum at_api)o->api, o->orders, p);
+	alloc_bufs(r, p);
+	json_object_set_new(r->doc, "setup", setup_json(r->dev, p));
+	for (int pat = 0; pat < AT_NPATTERNS; pat++)
+		for (int ord = 0; ord < AT_NORDERS; ord++)
+			if (o->patterns[pat] && o->orders[ord])
+				p->list[p->n++] = (struct at_pair){ (enum at_pattern)pat, (enum at_order)ord };
+	return p->n;
+}
+
+static void atomics_teardown(struct bench_run *r)
+{
+	struct at_state *p = r->state;
+	cl_mem m[] = { p->ctr, p->where, p->out, p->info, p->flush_buf };
+
+	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++)
+		if (m[i])
+			clReleaseMemObject(m[i]);
+	for (int o = 0; o < AT_NORDERS; o++) {
+		struct at_prog *g = &p->prog[o];
+		for (int k = 0; k < AT_NKERNELS; k++)
+			if (g->k[k])
+				clReleaseKernel(g->k[k]);
+		if (g->prog)
+			clReleaseProgram(g->prog);
+		free(g->build_log);
+	}
+	if (p->k_flush)
+		clReleaseKernel(p->k_flush);
+	if (p->flush_prog)
+		clReleaseProgram(p->flush_prog);
+	free(p->h_ctr);
+	free(p->h_where);
+	free(p->h_out);
+	free(p->h_ref);
+	free(p->h_sum);
+	free(p);
+}
+
+/* ---- timing ---- */
+
+/* Writes the flush buffer (larger than the last-level cache) and waits: untimed. */
+static bool at_flush(struct bench_run *r, void *arg, unsigned rep, char *err, size_t len)
+{
+	const struct at_state *p = arg;
+	size_t global = at_flush_items(p->flush_bytes);
+	cl_uint value = rep + 1;
+
+	return PROG_SET_ARGS(p->k_flush, err, len, PROG_ARG(p->flush_buf), PROG_ARG(value)) &&
+	       CL_CHECK(clEnqueueNDRangeKernel(r->pc.q, p->k_flush, 1, NULL, &global, NULL, 0, NULL,
+					       NULL), err, len) &&
+	       CL_CHECK(clFinish(r->pc.q), err, len);
+}
+
+/* A step before timed launch `rep`, outside its timing; false with err. */
+typedef bool (*at_prep_fn)(struct bench_run *r, void *arg, unsigned rep, char *err, size_t len);
+
+/*
+ * bench_point_measure with prep(r, prep_arg, rep) before each timed command, outside
+ * its event and its wall time (the flush). bench_point_measure times the commands
+ * back to back, and a flush enqueued by fn itself would fall inside wall_ns.
+ */
+static bool at_point_measure_prep(struct bench_run *r, struct bench_point *pt, time_enqueue_fn fn,
+				  void *arg, at_prep_fn prep, void *prep_arg)
+{
+	unsigned reps = r->co->reps;
+	char err[1024];
+	bool ok;
+
+	if (!prep)
+		return bench_point_measure(r, pt, fn, arg);
+	free(pt->dev_ns);
+	pt->dev_ns = bench_alloc(2 * (size_t)reps * sizeof(double));
+	pt->wall_ns = pt->dev_ns + reps;
+	pt->n = 0;
+	ok = time_run(r->pc.q, fn, arg, r->co->warmup, 0, NULL, NULL, err, sizeof(err));
+	for (unsigned i = 0; ok && i < reps; i++)
+		ok = prep(r, prep_arg, i, err, sizeof(err)) &&
+		     time_run(r->pc.q, fn, arg, 0, 1, &pt->dev_ns[i], &pt->wall_ns[i], err, sizeof(err));
+	if (!ok) {
+		bench_fail(pt, "%s", err);
 		return false;
-	if (!(g->k_global = prog_kernel(g->prog, "atomics_global", err, len)) ||
-	    !(g->k_local = prog_kernel(g->prog, "atomics_local", err, len)) ||
-	    !(g->k_chain = prog_kernel(g->prog, "atomics_chain", err, len)))
-		die(EXIT_FAIL, "%s", err);
+	}
+	pt->n = reps;
+	stats_compute(pt->dev_ns, reps, &pt->time);
 	return true;
 }
 
-/* Builds one order's program: c11 or 1.x as --api and the device allow. */
-static void plan_order(struct bench_session *s, const struct atomics_opts *o, struct at_plan *p,
-		       enum at_order ord)
+/* Warm-up and timed launches into pt's samples, each after a flush with --flush. */
+static bool at_time(struct bench_run *r, struct bench_point *pt, struct at_state *p,
+		    struct time_launch *l)
 {
-	const struct dev_info *d = s->dev;
-	struct at_prog *g = &p->prog[ord];
-	bool c11_ok = c11_std(d) != NULL;
-	char err[16384], line[512];
-
-	if (o->api == AT_API_C11 && !c11_ok)
-		usage_error("--api c11: '%s' offers %s only (atomic_fetch_add_explicit needs OpenCL C "
-			    "2.0 or later)", d->name, d->c_version);
-	if (o->api == AT_API_1X || !c11_ok) {
-		if (ord == AT_ACQ_REL) {
-			snprintf(g->skip, sizeof(g->skip), "OpenCL 1.x atomic_add takes no memory order: "
-				 "acq_rel needs OpenCL C 2.0+ atomic_fetch_add_explicit (%s)",
-				 o->api == AT_API_1X ? "--api 1.x was given" : d->c_version);
-			return;
-		}
-		if (!build_prog(s, p, g, false, ord, err, sizeof(err)))
-			die(EXIT_FAIL, "%s", err);
-		snprintf(g->note, sizeof(g->note), "OpenCL 1.x atomic_add: no memory order or scope "
-			 "argument (%s)", o->api == AT_API_1X ? "--api 1.x" : d->c_version);
-		g->built = true;
-		return;
-	}
-	if (build_prog(s, p, g, true, ord, err, sizeof(err))) {
-		g->built = true;
-		return;
-	}
-	first_line(err, line, sizeof(line));
-	if (o->api == AT_API_C11 || ord == AT_ACQ_REL) {
-		snprintf(g->skip, sizeof(g->skip), "atomic_fetch_add_explicit with %s did not build "
-			 "on this device: %s", at_order_names[ord], line);
-		return;
-	}
-	if (!build_prog(s, p, g, false, ord, err, sizeof(err)))
-		die(EXIT_FAIL, "%s", err);
-	snprintf(g->note, sizeof(g->note), "OpenCL 1.x atomic_add (no memory order): "
-		 "atomic_fetch_add_explicit did not build: %s", line);
-	g->built = true;
+	return at_point_measure_prep(r, pt, time_enqueue_launch, l, p->flush_bytes ? at_flush : NULL, p);
 }
 
-static void plan_build(struct bench_session *s, const struct atomics_opts *o, struct at_plan *p)
+/* The chain's launch overhead: the same launches with ops = 0 (counters untouched). */
+static void at_overhead(struct bench_run *r, struct bench_point *pt, struct at_state *p,
+			struct at_run *t, unsigned ops)
 {
-	json_t *ks = json_array();
-	char err[16384];
+	struct bench_point zero = { 0 };   /* its samples, apart from the point's own */
+	char err[512];
 
-	for (int ord = 0; ord < AT_NORDERS; ord++) {
-		struct at_prog *g = &p->prog[ord];
-		struct kernel_res r;
-		if (!o->orders[ord])
-			continue;
-		plan_order(s, o, p, (enum at_order)ord);
-		if (!g->built)
-			continue;
-		/* above CL_KERNEL_WORK_GROUP_SIZE the first launch decides (bench.h, wg_note) */
-		prog_kernel_res(&s->pc, g->k_global, p->wg, g->build_log, &r);
-		json_array_append_new(ks, prog_kernel_res_json("atomics.cl", "atomics_global",
-							       g->options, &r));
-	}
-	json_object_set_new(s->doc, "kernels", ks);
-	if (!p->flush_bytes)
+	if (!at_set_ops(t, 0, err, sizeof(err))) {
+		bench_fail(pt, "%s", err);
 		return;
-	p->flush_prog = prog_build(&s->pc, "atomics.cl", "-DAPI_C11=0 -DPOISON=0u", NULL, err,
-				   sizeof(err));
-	if (!p->flush_prog || !(p->k_flush = prog_kernel(p->flush_prog, "atomics_flush", err,
-							   sizeof(err))))
-		die(EXIT_FAIL, "%s", err);
+	}
+	if (at_time(r, &zero, p, &t->l))
+		t->overhead_ns = zero.time.median;
+	else
+		bench_fail(pt, "%s", zero.reason);
+	free(zero.dev_ns);
+	if (!at_set_ops(t, ops, err, sizeof(err)))
+		bench_fail(pt, "restoring ops: %s", err);
 }
 
-int atomics_main(int argc, char **argv)
+/* ---- one point ---- */
+
+/* Validated launch, timed launches, validation of the accumulated counters. */
+static void at_measure(struct bench_run *r, struct bench_point *pt, struct at_state *p,
+		       struct at_run *t)
 {
-	struct atomics_opts o;
-	struct common_opts co;
-	struct bench_session s;
-	struct at_plan p;
+	unsigned ops = ((const struct atomics_opts *)r->opts)->ops;
+	char err[4096];
+	bool args = at_args(p, t, ops, err, sizeof(err)), timed;
 
-	parse_args(argc, argv, &o, &co);
-	session_open(&s, &co, "atomics");
-	memset(&p, 0, sizeof(p));
-	plan_shape(&s, &o, &p);
-	plan_memory(&s, &o, &p);
-	plan_build(&s, &o, &p);
-	return atomics_run(&s, &o, &p);
+	/* after the arguments: CL_KERNEL_LOCAL_MEM_SIZE counts the local-memory one */
+	prog_kernel_res(&r->pc, t->l.kernel, t->l.local, t->g->build_log, &t->res);
+	if (!args || !at_poison(r, p, t->pat, err, sizeof(err)) ||
+	    !bench_launch_once(r, t->l.kernel, t->l.global, t->l.local,
+			       t->pat == AT_CHAIN ? NULL : &t->res, "wg", err, sizeof(err))) {
+		bench_fail(pt, "%s", err);
+		return;
+	}
+	t->launches = 1;
+	if (!at_validate(r, p, t, ops, true, err, sizeof(err))) {
+		bench_fail(pt, "%s", err);
+		return;
+	}
+	pt->validated = true;
+	timed = at_time(r, pt, p, &t->l);
+	t->launches += r->co->warmup + r->co->reps;
+	if (!timed)
+		return;
+	if (!at_validate(r, p, t, ops, false, err, sizeof(err))) {
+		pt->validated = false;
+		bench_fail(pt, "after the timed launches: %s", err);
+		return;
+	}
+	/* after the check: an ops = 0 launch leaves the counters but resets out[0] */
+	if (t->pat == AT_CHAIN)
+		at_overhead(r, pt, p, t, ops);
 }
+
+/* Order and scope used beyond the declared capabilities, as words; empty when declared. */
+static void caps_missing(const struct dev_info *d, enum at_order ord, bool local, char *out,
+			 size_t len)
+{
+	uint64_t need_order = ord == AT_RELAXED ? CL_DEVICE_ATOMIC_ORDER_RELAXED
+						: CL_DEVICE_ATOMIC_ORDER_ACQ_REL;
+	uint64_t need_scope = local ? CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP : CL_DEVICE_ATOMIC_SCOPE_DEVICE;
+
+	out[0] = '\0';
+	if (!d->atomic_caps_known)   /* OpenCL 2.x devices support every order and scope */
+		return;
+	if (!(d->atomic_mem_caps & need_order))
+		snprintf(out, len, "%s", at_order_names[ord]);
+	if (!(d->atomic_mem_caps & need_scope))
+		snprintf(out + strlen(out), len - strlen(out), "%s%s scope", out[0] ? ", " : "",
+			 local ? "work_group" : "device");
+}
+
+/* The sub-group width the point states: required, fixed, or what the kernel saw. */
+static unsigned at_sg(const struct at_state *p, unsigned sg_kernel)
+{
+	return p->sg_req ? p->sg_req : p->sg_width ? p->sg_width : sg_kernel;
+}
+
+static unsigned items_per_counter(const struct at_state *p, enum at_pattern pat, unsigned sg_kernel)
+{
+	switch (pat) {
+	case AT_SG: return at_sg(p, sg_kernel);
+	case AT_WG: case AT_LOCAL_WG: return p->wg;
+	case AT_SINGLE: return (unsigned)p->items;
+	default: return 1;
+	}
+}
+
+/* The parameters of point i; those of the launch's shape once the kernel has run. */
+static void at_params_fill(const struct bench_run *r, size_t i, unsigned sg_kernel,
+			   struct at_params *a)
+{
+	const struct atomics_opts *o = r->opts;
+	const struct at_state *p = r->state;
+	const struct at_prog *g;
+	bool chain;
+
+	a->pat = p->list[i].pat;
+	a->ord = p->list[i].ord;
+	g = &p->prog[a->ord];
+	chain = a->pat == AT_CHAIN;
+	a->ran = g->built;
+	a->c11 = g->built && g->c11;
+	if (a->c11)
+		caps_missing(r->dev, a->ord, at_is_local(a->pat), a->missing, sizeof(a->missing));
+	a->caps_known = r->dev->atomic_caps_known;
+	a->caps = r->dev->atomic_mem_caps;
+	a->work_items = chain ? 1 : p->items;
+	a->wg = chain ? 1 : p->wg;
+	a->scale = o->scale;
+	a->ops = o->ops;
+	a->sg = chain ? 0 : at_sg(p, sg_kernel);
+	a->sg_source = chain ? NULL : p->sg_source;
+	a->items_per_counter = items_per_counter(p, a->pat, sg_kernel);
+	a->counters = chain ? AT_CHAIN_SLOTS : a->items_per_counter ? p->items / a->items_per_counter : 0;
+	a->stride = a->pat == AT_LOCAL_WG ? 0 : a->pat == AT_NEIGHBOURS || a->pat == AT_LOCAL ? 4
+											     : p->line_bytes;
+	a->flush_bytes = p->flush_bytes;
+	a->atomics = at_atomics(p->items, a->pat, o->ops);
+}
+
+static double at_per_s(double ns)
+{
+	return ns > 0 ? 1e9 / ns : 0;
+}
+
+static json_t *at_metrics(const struct bench_run *r, const struct at_params *a)
+{
+	json_t *m = json_object();
+	uint32_t mhz = r->dev->clock_mhz;
+
+	json_object_set_new(m, "atomics", json_real(a->atomics));
+	json_object_set_new(m, "atomics_per_s", json_real(at_per_s(a->ns)));
+	json_object_set_new(m, "ns_per_atomic", json_real(a->ns));
+	json_object_set_new(m, "cycles_per_atomic", mhz ? json_real(a->ns * mhz / 1e3) : json_null());
+	if (!mhz)
+		json_object_set_new(m, "cycles_note", json_string("CL_DEVICE_MAX_CLOCK_FREQUENCY "
+								  "reports 0 MHz"));
+	if (a->pat == AT_CHAIN)
+		json_object_set_new(m, "launch_overhead_ns", json_real(a->overhead_ns));
+	return m;
+}
+
+/* The figures of a point that ran and validated, and its notes. */
+static void at_point_ok(struct bench_run *r, struct bench_point *pt, const struct at_run *t)
+{
+	struct at_params *a = pt->params;
+	char wgn[256];
+
+	a->overhead_ns = t->overhead_ns;
+	a->ns = a->pat == AT_CHAIN ? (pt->time.median - t->overhead_ns) / a->ops
+				   : pt->time.median / a->atomics;
+	pt->metrics = at_metrics(r, a);
+	if (t->g->note[0])
+		bench_note(pt, "%s", t->g->note);
+	if (a->missing[0])
+		bench_note(pt, "run beyond what the device declares: CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES "
+			   "0x%llx lacks %s", (unsigned long long)a->caps, a->missing);
+	if (a->pat != AT_CHAIN && bench_wg_note(a->wg, &t->res, wgn, sizeof(wgn)))
+		bench_note(pt, "%s", wgn);
+	if (a->pat == AT_CHAIN && pt->time.median <= t->overhead_ns)
+		bench_note(pt, "the chain is within the launch overhead's noise: raise --ops");
+}
+
+static void atomics_point(struct bench_run *r, struct bench_point *pt)
+{
+	struct at_state *p = r->state;
+	struct at_params *a = pt->params;
+	const struct at_prog *g = &p->prog[p->list[pt->index].ord];
+	struct at_run t = { .pat = p->list[pt->index].pat, .g = g };
+	bool chain = t.pat == AT_CHAIN;
+
+	if (!g->built) {
+		at_params_fill(r, pt->index, 0, a);
+		bench_skip(pt, "%s", g->skip);
+		return;
+	}
+	at_measure(r, pt, p, &t);
+	at_params_fill(r, pt->index, t.sg_kernel, a);
+	if (pt->status == POINT_OK)
+		at_point_ok(r, pt, &t);
+	bench_point_model(pt, &t.res, a->wg, a->sg, at_is_local(t.pat), chain ? 1 : p->groups);
+}
+
+/* ---- views ---- */
+
+/* The API, order and scope the kernel used; NULL for a point that did not run. */
+static const char *api_used(const struct at_params *a)
+{
+	return !a->ran ? NULL : a->c11 ? "atomic_fetch_add_explicit" : "atomic_add";
+}
+
+static const char *order_used(const struct at_params *a)
+{
+	return !a->ran ? NULL : !a->c11 ? "none (OpenCL 1.x)" : a->ord == AT_RELAXED
+		? "memory_order_relaxed" : "memory_order_acq_rel";
+}
+
+static const char *scope_used(const struct at_params *a)
+{
+	return !a->ran ? NULL : !a->c11 ? "none (OpenCL 1.x)" : at_is_local(a->pat)
+		? "memory_scope_work_group" : "memory_scope_device";
+}
+
+static json_t *atomics_params_json(const struct bench_run *r, const struct bench_point *pt)
+{
+	const struct at_params *a = pt->params;
+	json_t *j = json_object();
+
+	(void)r;
+	json_object_set_new(j, "pattern", json_string(at_pattern_names[a->pat]));
+	json_object_set_new(j, "order", json_string(at_order_names[a->ord]));
+	json_object_set_new(j, "api", bench_json_str0(api_used(a)));
+	json_object_set_new(j, "order_used", bench_json_str0(order_used(a)));
+	json_object_set_new(j, "scope_used", bench_json_str0(scope_used(a)));
+	json_object_set_new(j, "within_declared_caps", a->c11 ? json_boolean(!a->missing[0]) : json_null());
+	json_object_set_new(j, "atomic_caps", a->caps_known ? json_integer((json_int_t)a->caps)
+							    : json_null());
+	json_object_set_new(j, "memory", json_string(at_is_local(a->pat) ? "local" : "global"));
+	json_object_set_new(j, "work_items", json_integer((json_int_t)a->work_items));
+	json_object_set_new(j, "wg_size", json_integer(a->wg));
+	json_object_set_new(j, "scale", json_integer(a->scale));
+	json_object_set_new(j, "ops", json_integer(a->ops));
+	json_object_set_new(j, "sg_size", bench_json_uint0(a->sg));
+	json_object_set_new(j, "sg_source", bench_json_str0(a->sg_source));
+	json_object_set_new(j, "counters", json_integer((json_int_t)a->counters));
+	json_object_set_new(j, "items_per_counter", json_integer(a->items_per_counter));
+	json_object_set_new(j, "stride_bytes", bench_json_uint0(a->stride));
+	json_object_set_new(j, "flush", json_boolean(a->flush_bytes > 0));
+	json_object_set_new(j, "flush_bytes", bench_json_uint0(a->flush_bytes));
+	return j;
+}
+
+#define AP(pt) ((const struct at_params *)(pt)->params)
+#define OK(pt) ((pt)->status == POINT_OK)
+#define CELL(name) static void name(const struct bench_run *r, const struct bench_point *pt, char *b, size_t n)
+
+CELL(cell_pattern) { (void)r; snprintf(b, n, "%s", at_pattern_names[AP(pt)->pat]); }
+CELL(cell_order) { (void)r; snprintf(b, n, "%s", at_order_names[AP(pt)->ord]); }
+CELL(cell_api) { (void)r; snprintf(b, n, "%s", !AP(pt)->ran ? "-" : AP(pt)->c11 ? "c11" : "1.x"); }
+CELL(cell_scope)
+{
+	(void)r;
+	snprintf(b, n, "%s", !AP(pt)->ran ? "-" : !AP(pt)->c11 ? "none"
+				: at_is_local(AP(pt)->pat) ? "work_group" : "device");
+}
+CELL(cell_counters) { (void)r; snprintf(b, n, "%llu", (unsigned long long)AP(pt)->counters); }
+CELL(cell_ipc) { (void)r; snprintf(b, n, "%u", AP(pt)->items_per_counter); }
+/* a point that failed after its timed launches shows "-", as for its figures */
+CELL(cell_median) { (void)r; snprintf(b, n, OK(pt) ? "%.2f" : "-", pt->time.median / 1e3); }
+CELL(cell_cv) { (void)r; snprintf(b, n, OK(pt) ? "%.1f" : "-", pt->time.cv); }
+CELL(cell_gatomics) { (void)r; snprintf(b, n, OK(pt) ? "%.4f" : "-", at_per_s(AP(pt)->ns) / 1e9); }
+CELL(cell_ns) { (void)r; snprintf(b, n, OK(pt) ? "%.3f" : "-", AP(pt)->ns); }
+CELL(cell_cycles)
+{
+	uint32_t mhz = r->dev->clock_mhz;
+
+	snprintf(b, n, OK(pt) && mhz ? "%.1f" : "-", AP(pt)->ns * mhz / 1e3);
+}
+/* "(note)" on any point with a reason: the reasons follow the table */
+CELL(cell_status)
+{
+	static const char *const names[] = { "ok", "failed", "skipped" };
+
+	(void)r;
+	snprintf(b, n, "%s%s", names[pt->status], pt->reason[0] ? " (note)" : "");
+}
+
+static const struct bench_col atomics_cols[] = {
+	{ "Pattern", cell_pattern }, { "Order", cell_order }, { "API", cell_api },
+	{ "Scope", cell_scope }, { "Counters", cell_counters }, { "Items/ctr", cell_ipc },
+	{ "Model occupancy", bench_cell_occupancy }, { "median us", cell_median },
+	{ "CV %", cell_cv }, { "Gatomic/s", cell_gatomics }, { "ns/atomic", cell_ns },
+	{ "cycles", cell_cycles }, { "status", cell_status }, { 0 } };
+
+static void atomics_title(const struct bench_run *r, FILE *f)
+{
+	const struct dev_info *d = r->dev;
+	const struct atomics_opts *o = r->opts;
+	const struct at_state *p = r->state;
+
+	fprintf(f, "atomics on %s (%s): %llu work-items (1024 x %u), work-groups of %u, %u "
+		"fetch-adds each\n", d->name, d->platform_name, (unsigned long long)p->items, o->scale,
+		p->wg, o->ops);
+	if (p->sg_req || p->sg_width)
+		fprintf(f, "sub-group size %u: %s\n", at_sg(p, 0), p->sg_source);
+	else
+		fprintf(f, "sub-group size: %s\n", p->sg_source);
+	if (d->clock_mhz)
+		fprintf(f, "cycles from the nominal clock, CL_DEVICE_MAX_CLOCK_FREQUENCY = %u MHz\n",
+			d->clock_mhz);
+	else
+		fprintf(f, "cycles: none (CL_DEVICE_MAX_CLOCK_FREQUENCY reports 0 MHz)\n");
+	if (p->flush_bytes)
+		fprintf(f, "flush: %llu bytes written between timed launches (last-level cache %llu "
+			"bytes, %s)\n", (unsigned long long)p->flush_bytes, (unsigned long long)p->llc,
+			p->llc_source);
+}
+
+/* The reasons and notes of the points, below the table. */
+static int atomics_report(struct bench_run *r)
+{
+	if (r->co->quiet)
+		return EXIT_OK;
+	for (size_t i = 0; i < r->n_points; i++) {
+		const struct bench_point *pt = &r->points[i];
+		if (pt->reason[0])
+			printf("  %s %s: %s\n", at_pattern_names[AP(pt)->pat], at_order_names[AP(pt)->ord],
+			       pt->reason);
+	}
+	return EXIT_OK;
+}
+
+static void atomics_label(const struct bench_run *r, size_t i, char *buf, size_t len)
+{
+	const struct at_state *p = r->state;
+
+	snprintf(buf, len, "%s %s", at_pattern_names[p->list[i].pat], at_order_names[p->list[i].ord]);
+}
+
+const struct bench_ops atomics_bench = {
+	.name = "atomics",
+	.summary = "atomic fetch-add throughput and latency by contention pattern and order",
+	.synopsis =
+		"usage: bench atomics [options]\n"
+		"  N = 1024 x --scale work-items each do --ops fetch-adds of their own value 2i+1;\n"
+		"  sub-group size 32 is required where the device can require it.\n"
+		"Per point: median launch time, atomics/s and ns per atomic (launch time / atomics:\n"
+		"the reciprocal throughput; chain: the latency of one atomic, the launch overhead of\n"
+		"a 0-op launch subtracted); cycles from the nominal CL_DEVICE_MAX_CLOCK_FREQUENCY.\n"
+		"Counters start poisoned (0xDEADBEEF) and are checked exactly after the first launch\n"
+		"and after all of them; a point the device cannot run is skipped with the reason.\n",
+	.flags = BENCH_DEVICE,
+	.opts = atomics_cli,
+	.opts_size = sizeof(struct atomics_opts),
+	.defaults = atomics_defaults,
+	.check = atomics_check,
+	.params_size = sizeof(struct at_params),
+	.plan = atomics_plan,
+	.label = atomics_label,
+	.point = atomics_point,
+	.params_json = atomics_params_json,
+	.cols = atomics_cols,
+	.title = atomics_title,
+	.report = atomics_report,
+	.teardown = atomics_teardown,
+};

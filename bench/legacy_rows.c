@@ -9,4 +9,3 @@
 LEGACY(sg_info, "sg-info", "sub-group mapping of every work-item, checked for consistency");
 LEGACY(sg_copy, "sg-copy", "gather, sub-group-strided and block copies against the copy ceiling");
 LEGACY(transpose, "transpose", "shuffle, local-memory and naive matrix transposes");
-LEGACY(atomics, "atomics", "atomic fetch-add throughput and latency by contention pattern and order");

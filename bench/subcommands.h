@@ -4,15 +4,11 @@
 
 #include <stdio.h>
 
-int vecadd_main(int argc, char **argv);
-void vecadd_usage(FILE *f);
 int sg_info_main(int argc, char **argv);
 void sg_info_usage(FILE *f);
 int sg_copy_main(int argc, char **argv);
 void sg_copy_usage(FILE *f);
 int transpose_main(int argc, char **argv);
 void transpose_usage(FILE *f);
-int atomics_main(int argc, char **argv);
-void atomics_usage(FILE *f);
 
 #endif

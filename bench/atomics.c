@@ -274,45 +274,11 @@ static bool at_flush(struct bench_run *r, void *arg, unsigned rep, char *err, si
 	       CL_CHECK(clFinish(r->pc.q), err, len);
 }
 
-/* A step before timed launch `rep`, outside its timing; false with err. */
-typedef bool (*at_prep_fn)(struct bench_run *r, void *arg, unsigned rep, char *err, size_t len);
-
-/*
- * bench_point_measure with prep(r, prep_arg, rep) before each timed command, outside
- * its event and its wall time (the flush). bench_point_measure times the commands
- * back to back, and a flush enqueued by fn itself would fall inside wall_ns.
- */
-static bool at_point_measure_prep(struct bench_run *r, struct bench_point *pt, time_enqueue_fn fn,
-				  void *arg, at_prep_fn prep, void *prep_arg)
-{
-	unsigned reps = r->co->reps;
-	char err[1024];
-	bool ok;
-
-	if (!prep)
-		return bench_point_measure(r, pt, fn, arg);
-	free(pt->dev_ns);
-	pt->dev_ns = bench_alloc(2 * (size_t)reps * sizeof(double));
-	pt->wall_ns = pt->dev_ns + reps;
-	pt->n = 0;
-	ok = time_run(r->pc.q, fn, arg, r->co->warmup, 0, NULL, NULL, err, sizeof(err));
-	for (unsigned i = 0; ok && i < reps; i++)
-		ok = prep(r, prep_arg, i, err, sizeof(err)) &&
-		     time_run(r->pc.q, fn, arg, 0, 1, &pt->dev_ns[i], &pt->wall_ns[i], err, sizeof(err));
-	if (!ok) {
-		bench_fail(pt, "%s", err);
-		return false;
-	}
-	pt->n = reps;
-	stats_compute(pt->dev_ns, reps, &pt->time);
-	return true;
-}
-
 /* Warm-up and timed launches into pt's samples, each after a flush with --flush. */
 static bool at_time(struct bench_run *r, struct bench_point *pt, struct at_state *p,
 		    struct time_launch *l)
 {
-	return at_point_measure_prep(r, pt, time_enqueue_launch, l, p->flush_bytes ? at_flush : NULL, p);
+	return bench_point_measure_prep(r, pt, time_enqueue_launch, l, p->flush_bytes ? at_flush : NULL, p);
 }
 
 /* The chain's launch overhead: the same launches with ops = 0 (counters untouched). */

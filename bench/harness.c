@@ -249,17 +249,28 @@ void bench_point_model(struct bench_point *pt, const struct kernel_res *res, uns
 	pt->model_groups = groups;
 }
 
-bool bench_point_measure(struct bench_run *r, struct bench_point *pt, time_enqueue_fn fn, void *arg)
+bool bench_point_measure_prep(struct bench_run *r, struct bench_point *pt, time_enqueue_fn fn,
+			      void *arg, bench_prep_fn prep, void *prep_arg)
 {
 	unsigned reps = r->co->reps;
 	char err[1024];
+	bool ok;
 
 	free(pt->dev_ns);
 	pt->dev_ns = bench_alloc(2 * (size_t)reps * sizeof(double));
 	pt->wall_ns = pt->dev_ns + reps;
 	pt->n = 0;
-	if (!time_run(r->pc.q, fn, arg, r->co->warmup, reps, pt->dev_ns, pt->wall_ns, err,
-		      sizeof(err))) {
+	if (!prep) {
+		ok = time_run(r->pc.q, fn, arg, r->co->warmup, reps, pt->dev_ns, pt->wall_ns, err,
+			      sizeof(err));
+	} else {
+		ok = time_run(r->pc.q, fn, arg, r->co->warmup, 0, NULL, NULL, err, sizeof(err));
+		for (unsigned i = 0; ok && i < reps; i++)
+			ok = prep(r, prep_arg, i, err, sizeof(err)) &&
+			     time_run(r->pc.q, fn, arg, 0, 1, &pt->dev_ns[i], &pt->wall_ns[i], err,
+				      sizeof(err));
+	}
+	if (!ok) {
 		bench_fail(pt, "%s", err);
 		return false;
 	}
@@ -267,6 +278,11 @@ bool bench_point_measure(struct bench_run *r, struct bench_point *pt, time_enque
 	stats_compute(pt->dev_ns, reps, &pt->time);
 	pt->noisy = reps > 1 && pt->time.cv > r->co->noisy_cv;
 	return true;
+}
+
+bool bench_point_measure(struct bench_run *r, struct bench_point *pt, time_enqueue_fn fn, void *arg)
+{
+	return bench_point_measure_prep(r, pt, fn, arg, NULL, NULL);
 }
 
 bool bench_enqueue_once(struct bench_run *r, time_enqueue_fn fn, void *arg, char *err, size_t len)

@@ -190,6 +190,11 @@ void bench_point_model(struct bench_point *pt, const struct kernel_res *res, uns
  * the reason set (the point failed).
  */
 bool bench_point_measure(struct bench_run *r, struct bench_point *pt, time_enqueue_fn fn, void *arg);
+/* A step before timed command `rep`, outside its timing (a cache flush); false with err. */
+typedef bool (*bench_prep_fn)(struct bench_run *r, void *arg, unsigned rep, char *err, size_t len);
+/* bench_point_measure with prep before each timed command, outside its event and wall time. */
+bool bench_point_measure_prep(struct bench_run *r, struct bench_point *pt, time_enqueue_fn fn,
+			      void *arg, bench_prep_fn prep, void *prep_arg);
 /*
  * Launches k once, untimed, and waits (the validation launch). False with err set; a
  * launch above CL_KERNEL_WORK_GROUP_SIZE that the driver refused exits 2 naming the

@@ -5,7 +5,7 @@
  * the copy), and on an H200 a plain kernel outruns the driver's copy.
  */
 #include "check.h"
-#include "harness.h"
+#include "harness_int.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,11 +1,8 @@
 /* The harness: one session and one point loop for every benchmark row. */
-#include "harness.h"
+#include "harness_int.h"
 #include "sgb.h"
 
-#include <pthread.h>
-#include <signal.h>
 #include <stdarg.h>
-#include <stdatomic.h>
 #include <time.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,7 +66,7 @@ static void usage_cb(FILE *f)
 
 static struct res_out out_json, out_csv;
 
-static void drop_reserved_outputs(void)
+void harness_drop_outputs(void)
 {
 	res_out_abort(&out_json);
 	res_out_abort(&out_csv);
@@ -80,7 +77,7 @@ void bench_outputs_open(const struct common_opts *o)
 	char err[1024];
 
 	out_json.fd = out_csv.fd = -1;
-	atexit(drop_reserved_outputs);
+	atexit(harness_drop_outputs);
 	if (o->json_path && o->csv_path && strcmp(o->json_path, o->csv_path) == 0)
 		cli_usage_error("--json and --csv name the same file '%s'", o->json_path);
 	if (o->json_path && !res_out_open(&out_json, o->json_path, err, sizeof(err)))
@@ -352,307 +349,19 @@ static void run_point(struct bench_run *r, struct bench_point *pt)
 	}
 }
 
-/* ---- views ---- */
-
-static const char *const status_names[] = { "ok", "failed", "skipped" };
-
-double bench_point_gbps(const struct bench_point *pt)
-{
-	return pt->n && pt->bytes > 0 ? pt->bytes / pt->time.median : 0;
-}
-
-double bench_point_copy_gbps(const struct bench_point *pt)
-{
-	return pt->ceil_copy_ns > 0 ? 2.0 * (double)pt->ceil_bytes / pt->ceil_copy_ns : 0;
-}
-
-double bench_point_ceiling_gbps(const struct bench_point *pt)
-{
-	return pt->ceil_ns > 0 ? 2.0 * (double)pt->ceil_bytes / pt->ceil_ns : 0;
-}
-
-static json_t *metrics_json(const struct bench_point *pt)
-{
-	json_t *m = json_object();
-
-	if (pt->n && pt->bytes > 0) {
-		json_object_set_new(m, "bytes", json_real(pt->bytes));
-		json_object_set_new(m, "gbps", json_real(bench_point_gbps(pt)));
-		if (pt->ceil_ns > 0) {
-			json_object_set_new(m, "copy_gbps", json_real(bench_point_copy_gbps(pt)));
-			json_object_set_new(m, "fraction_of_copy",
-					    json_real(bench_point_gbps(pt) / bench_point_copy_gbps(pt)));
-			if (pt->ceil_kernel_ns > 0)
-				json_object_set_new(m, "stream_copy_gbps",
-						    json_real(2.0 * (double)pt->ceil_bytes / pt->ceil_kernel_ns));
-			json_object_set_new(m, "ceiling_gbps", json_real(bench_point_ceiling_gbps(pt)));
-			json_object_set_new(m, "ceiling_by", json_string(pt->ceil_by));
-			json_object_set_new(m, "fraction_of_ceiling",
-					    json_real(bench_point_gbps(pt) / bench_point_ceiling_gbps(pt)));
-		}
-	}
-	if (pt->n && pt->ops > 0)
-		json_object_set_new(m, "gops", json_real(pt->ops / pt->time.median));
-	if (pt->metrics)
-		json_object_update(m, pt->metrics);
-	if (!json_object_size(m)) {
-		json_decref(m);
-		return NULL;
-	}
-	return m;
-}
-
-static json_t *point_json(const struct bench_run *r, const struct bench_point *pt)
-{
-	json_t *p = json_object(), *m;
-	struct stats st;
-
-	json_object_set_new(p, "params", r->ops->params_json(r, pt));
-	json_object_set_new(p, "status", json_string(status_names[pt->status]));
-	json_object_set_new(p, "reason", pt->reason[0] ? json_string(pt->reason) : json_null());
-	json_object_set_new(p, "validated", json_boolean(pt->validated));
-	if (pt->n) {
-		json_object_set_new(p, "noisy", json_boolean(pt->noisy));
-		json_object_set_new(p, "time_ns", res_stats_json(&pt->time, pt->dev_ns, pt->n));
-		stats_compute(pt->wall_ns, pt->n, &st);
-		json_object_set_new(p, "wall_ns", res_stats_json(&st, pt->wall_ns, pt->n));
-	}
-	if (pt->ceil_stats)
-		json_object_set(p, "copy_time_ns", pt->ceil_stats);
-	if (pt->ceil_kernel_stats)
-		json_object_set(p, "stream_copy_time_ns", pt->ceil_kernel_stats);
-	if ((m = metrics_json(pt)))
-		json_object_set_new(p, "metrics", m);
-	if (pt->model_json)
-		json_object_set(p, "model", pt->model_json);
-	if (pt->extra)
-		json_object_update(p, pt->extra);
-	return p;
-}
-
-/* Numbers the distinct notes of ok points 1, 2, ... in order of first appearance. */
-static size_t number_notes(struct bench_run *r, size_t n)
-{
-	size_t k = 0;
-
-	for (size_t p = 0; p < n; p++) {
-		struct bench_point *q = &r->points[p];
-		q->note_id = 0;
-		if (q->status != POINT_OK || !q->reason[0])
-			continue;
-		for (size_t j = 0; j < p && !q->note_id; j++)
-			if (r->points[j].note_id && strcmp(r->points[j].reason, q->reason) == 0)
-				q->note_id = r->points[j].note_id;
-		if (!q->note_id)
-			q->note_id = ++k;
-	}
-	return k;
-}
-
-/* The table of the first n points, then their notes. */
-static void print_table(struct bench_run *r, size_t n)
-{
-	const struct bench_col *c = r->cols;
-	const char *head[TABLE_MAX_COLS] = { 0 }, *cells[TABLE_MAX_COLS] = { 0 };
-	char buf[TABLE_MAX_COLS][96];
-	struct table t;
-	size_t nc = 0, notes = number_notes(r, n);
-
-	while (c[nc].head)
-		nc++;
-	for (size_t i = 0; i < nc; i++) {
-		head[i] = c[i].head;
-		cells[i] = buf[i];
-	}
-	table_init(&t, nc, head);
-	for (size_t p = 0; p < n; p++) {
-		if (p && r->ops->joins_row && r->ops->joins_row(r, p))
-			continue;
-		for (size_t i = 0; i < nc; i++)
-			c[i].cell(r, &r->points[p], buf[i], sizeof(buf[i]));
-		table_add(&t, cells);
-	}
-	if (r->ops->title)
-		r->ops->title(r, stdout);
-	table_print(&t, stdout);
-	table_free(&t);
-	for (size_t k = 1; k <= notes; k++)
-		for (size_t p = 0; p < n; p++)
-			if (r->points[p].note_id == k) {
-				printf("%s  (note %zu) %s\n", k == 1 ? "notes:\n" : "", k, r->points[p].reason);
-				break;
-			}
-	fflush(stdout);
-}
-
-/* ---- interrupts and hung kernels: a watchdog thread ---- */
-
-/*
- * SIGINT and SIGTERM are blocked in every thread (the drivers' too, which inherit the
- * mask) and taken by the watchdog with sigtimedwait, so no handler runs inside a
- * driver. A first signal lets the point in flight finish (for at most GRACE_S), then
- * the run writes what it measured, marked interrupted; a second signal, or a point
- * past --timeout (an OpenCL kernel cannot be cancelled), ends the process from the
- * watchdog after writing the points completed so far.
- */
-#define GRACE_S 5
-
-static struct {
-	pthread_t th;
-	bool running;
-	struct bench_run *r;
-	atomic_int sig;              /* first signal taken, 0: none */
-	atomic_size_t done;          /* points completed */
-	atomic_llong started_ns;     /* start of the point in flight, 0: none */
-	atomic_bool finishing;       /* the outputs are being written (by whoever set it) */
-	atomic_bool stop;
-} watch;
-
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000000000ll + ts.tv_nsec;
-}
-
-static int signal_exit_code(int sig)
-{
-	return 128 + sig;
-}
-
-static const char *sig_name(int sig)
-{
-	return sig == SIGINT ? "SIGINT" : "SIGTERM";
-}
-
-
-/* Marks the document interrupted: by what, and how far the run came. */
-static void mark_interrupted(struct bench_run *r, const char *by, size_t done)
-{
-	json_t *o = json_object();
-
-	json_object_set_new(o, "by", json_string(by));
-	json_object_set_new(o, "points_done", json_integer((json_int_t)done));
-	json_object_set_new(o, "points_planned", json_integer((json_int_t)r->n_points));
-	json_object_set_new(r->doc, "interrupted", o);
-}
-
-
-/* From the watchdog: writes the points completed (and a timed-out one), then ends the process. */
-static noreturn void abandon(struct bench_run *r, const char *by, int code, bool timed_out)
-{
-	size_t done = atomic_load(&watch.done);
-
-	if (r->doc && r->points) {
-		size_t n = done;
-		if (timed_out && done < r->n_points) {
-			struct bench_point *pt = &r->points[done];
-			pt->status = POINT_FAILED;
-			pt->n = 0;
-			snprintf(pt->reason, sizeof(pt->reason), "timed out after %u s", r->co->timeout_s);
-			n++;
-		}
-		for (size_t i = 0; i < n; i++)
-			res_doc_add_point(r->doc, point_json(r, &r->points[i]));
-		mark_interrupted(r, by, done);
-		if (!r->co->quiet && r->cols)
-			print_table(r, n);
-		bench_outputs_write(r->co, r->doc);
-	} else {
-		drop_reserved_outputs();
-	}
-	fflush(stdout);
-	if (timed_out)
-		fprintf(stderr, "bench %s: a point ran longer than --timeout %u s (a hung kernel cannot be "
-			"cancelled): the results of the %zu points completed are written\n", cli_cmd,
-			r->co->timeout_s, done);
-	else
-		fprintf(stderr, "bench %s: interrupted by %s: the results of the %zu points completed "
-			"are written\n", cli_cmd, by, done);
-	fflush(stderr);
-	_exit(code);
-}
-
-static void *watch_main(void *arg)
-{
-	struct bench_run *r = arg;
-	sigset_t set;
-	long long sig_at = 0;
-
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	while (!atomic_load(&watch.stop)) {
-		struct timespec ts = { 0, 100000000 };
-		int s = sigtimedwait(&set, NULL, &ts);
-		long long start = atomic_load(&watch.started_ns), t = now_ns();
-		if (s > 0) {
-			int first = 0;
-			if (!atomic_compare_exchange_strong(&watch.sig, &first, s)) {
-				/* a second signal: stop now */
-				if (atomic_exchange(&watch.finishing, true))
-					_exit(signal_exit_code(first));   /* the main thread is writing */
-				abandon(r, sig_name(first), signal_exit_code(first), false);
-			}
-			sig_at = t;
-			fprintf(stderr, "\nbench %s: %s: finishing the point in flight (again to stop now)\n",
-				cli_cmd, sig_name(s));
-		}
-		bool grace = sig_at && t - sig_at > GRACE_S * 1000000000ll;
-		bool late = r->co->timeout_s && start && t - start > (long long)r->co->timeout_s * 1000000000ll;
-		if ((grace || late) && !atomic_exchange(&watch.finishing, true)) {
-			int sig = atomic_load(&watch.sig);
-			abandon(r, late ? "timeout" : sig_name(sig),
-				late ? EXIT_FAIL : signal_exit_code(sig), late);
-		}
-	}
-	return NULL;
-}
-
-static void watch_start(struct bench_run *r)
-{
-	sigset_t set;
-
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	pthread_sigmask(SIG_BLOCK, &set, NULL);
-	watch.r = r;
-	watch.running = pthread_create(&watch.th, NULL, watch_main, r) == 0;
-}
-
-static void watch_stop(void)
-{
-	atomic_store(&watch.stop, true);
-	if (watch.running)
-		pthread_join(watch.th, NULL);
-	watch.running = false;
-}
-
-/* Whether the main thread may write the outputs (false: the watchdog is, and will exit). */
-static bool watch_claim_finish(void)
-{
-	if (!atomic_exchange(&watch.finishing, true))
-		return true;
-	for (;;)
-		pause();
-}
-
 /* ---- the run ---- */
 
 /* The point loop; returns the number of points completed (fewer when a signal came). */
 static size_t loop_points(struct bench_run *r)
 {
 	for (size_t i = 0; i < r->n_points; i++) {
-		if (atomic_load(&watch.sig))
+		if (watch_signal())
 			return i;
 		r->points[i].index = i;
 		progress(r, i);
-		atomic_store(&watch.started_ns, now_ns());
+		watch_point_start();
 		run_point(r, &r->points[i]);
-		atomic_store(&watch.started_ns, 0);
-		atomic_store(&watch.done, i + 1);
+		watch_point_done(i + 1);
 	}
 	progress(r, r->n_points);
 	return r->n_points;
@@ -671,15 +380,15 @@ static int run_points(struct bench_run *r)
 	memset(r->points, 0, (r->n_points ? r->n_points : 1) * sizeof(*r->points));
 	done = loop_points(r);
 	watch_claim_finish();
-	sig = atomic_load(&watch.sig);
+	sig = watch_signal();
 	if (done == r->n_points && r->ops->relate)
 		r->ops->relate(r);
 	for (size_t i = 0; i < done; i++)
-		res_doc_add_point(r->doc, point_json(r, &r->points[i]));
+		res_doc_add_point(r->doc, harness_point_json(r, &r->points[i]));
 	if (done < r->n_points)
-		mark_interrupted(r, sig_name(sig), done);
+		harness_mark_interrupted(r, watch_sig_name(sig), done);
 	if (!r->co->quiet && r->cols)
-		print_table(r, done);
+		harness_print_table(r, done);
 	if (r->ops->report && done == r->n_points)
 		rrc = r->ops->report(r);
 	rc = bench_outputs_write(r->co, r->doc);
@@ -690,8 +399,8 @@ static int run_points(struct bench_run *r)
 	}
 	if (done < r->n_points) {
 		fprintf(stderr, "bench %s: interrupted by %s: the results of the %zu points completed "
-			"are written\n", cli_cmd, sig_name(sig), done);
-		rc = signal_exit_code(sig);
+			"are written\n", cli_cmd, watch_sig_name(sig), done);
+		rc = watch_exit_code(sig);
 	}
 	watch_stop();
 	if (r->ops->teardown)
@@ -824,76 +533,4 @@ cl_mem bench_buffer(struct bench_run *r, cl_mem_flags flags, size_t bytes)
 	if (!m)
 		cli_die(EXIT_FAIL, "driver: %s", err);
 	return m;
-}
-
-/* ---- standard cells ---- */
-
-static const char *model_str(const struct bench_point *pt, const char *key)
-{
-	const json_t *v = json_object_get(pt->model_json, key);
-
-	return json_is_string(v) ? json_string_value(v) : "-";
-}
-
-void bench_cell_occupancy(const struct bench_run *r, const struct bench_point *pt, char *b, size_t n)
-{
-	(void)r;
-	snprintf(b, n, "%s", model_str(pt, "occupancy"));
-}
-
-void bench_cell_limiter(const struct bench_run *r, const struct bench_point *pt, char *b, size_t n)
-{
-	(void)r;
-	snprintf(b, n, "%s", model_str(pt, "limiter"));
-}
-
-void bench_cell_median_us(const struct bench_run *r, const struct bench_point *pt, char *b, size_t n)
-{
-	(void)r;
-	snprintf(b, n, pt->n ? "%.2f" : "-", pt->time.median / 1e3);
-}
-
-void bench_cell_cv(const struct bench_run *r, const struct bench_point *pt, char *b, size_t n)
-{
-	(void)r;
-	snprintf(b, n, pt->n ? "%.1f" : "-", pt->time.cv);
-}
-
-void bench_cell_gbps(const struct bench_run *r, const struct bench_point *pt, char *b, size_t n)
-{
-	(void)r;
-	snprintf(b, n, pt->n && pt->bytes > 0 ? "%.2f" : "-", bench_point_gbps(pt));
-}
-
-void bench_cell_ceiling_gbps(const struct bench_run *r, const struct bench_point *pt, char *b, size_t n)
-{
-	(void)r;
-	snprintf(b, n, pt->ceil_ns > 0 ? "%.2f" : "-", bench_point_ceiling_gbps(pt));
-}
-
-void bench_cell_of_ceiling(const struct bench_run *r, const struct bench_point *pt, char *b, size_t n)
-{
-	(void)r;
-	snprintf(b, n, pt->ceil_ns > 0 && pt->n ? "%.3f" : "-",
-		 pt->ceil_ns > 0 ? bench_point_gbps(pt) / bench_point_ceiling_gbps(pt) : 0);
-}
-
-void bench_cell_status(const struct bench_run *r, const struct bench_point *pt, char *b, size_t n)
-{
-	char note[32] = "";
-
-	(void)r;
-	if (pt->status == POINT_OK && pt->note_id)
-		snprintf(note, sizeof(note), " (note %zu)", pt->note_id);
-	snprintf(b, n, "%s%s%s", status_names[pt->status], note, pt->noisy ? ", noisy" : "");
-}
-
-json_t *bench_json_uint0(uint64_t v)
-{
-	return v ? json_integer((json_int_t)v) : json_null();
-}
-
-json_t *bench_json_str0(const char *s)
-{
-	return s ? json_string(s) : json_null();
 }

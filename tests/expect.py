@@ -3,7 +3,9 @@
 
 usage: expect.py --code N [--stderr REGEX]... [--stdout REGEX]... [--no-file PATH] -- CMD...
 Every regex must match (re.search, DOTALL). --no-file asserts PATH (and any
-PATH.tmp.*) does not exist afterwards: nothing half-written.
+PATH.tmp.*) does not exist afterwards: nothing half-written. @TMP@ in CMD and in
+--no-file paths is a folder made for this run alone (tests running at once, or a
+crashed earlier run, never share files).
 """
 import argparse
 import glob
@@ -11,6 +13,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 
 
 def main() -> int:
@@ -27,6 +30,9 @@ def main() -> int:
     for kv in a.env:
         k, _, v = kv.partition("=")
         env[k] = v
+    tmp = tempfile.TemporaryDirectory()
+    cmd = [c.replace("@TMP@", tmp.name) for c in cmd]
+    a.no_file = [p.replace("@TMP@", tmp.name) for p in a.no_file]
     r = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=None)
     ok = True
     if r.returncode != a.code:

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Proves a benchmark's validation catches a wrong kernel: copies the kernel folder,
 changes one piece of one kernel, runs the command on the copy (--kernels), and expects
-the failure and its message.
+the failure and its message. @TMP@ in CMD is a folder of this run alone.
 
 usage: mutant.py --kernels DIR --file NAME --find TEXT --replace TEXT
                  [--code N] --expect MSG [--expect MSG]... -- CMD...
@@ -39,6 +39,7 @@ def main():
             return 1
         with open(path, "w") as f:
             f.write(src.replace(a.find, a.replace, 1))
+        cmd = [c.replace("@TMP@", d) for c in cmd]
         r = subprocess.run(cmd + ["--kernels", d], capture_output=True, text=True)
     out = r.stdout + r.stderr
     missing = [m for m in a.expect if m not in out]

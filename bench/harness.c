@@ -313,15 +313,35 @@ const char *bench_wg_note(unsigned wg, const struct kernel_res *res, char *buf, 
 	return buf;
 }
 
+/* Host monotonic time, ns. */
+static double mono_ns(void)
+{
+	return time_now_ns();
+}
+
+/* Adds the time since *t0 to phase ph and restarts the clock. */
+static void phase(struct bench_run *r, enum bench_phase ph, double *t0)
+{
+	double t = mono_ns();
+
+	r->phase_ns[ph] += t - *t0;
+	*t0 = t;
+}
+
 static void run_point(struct bench_run *r, struct bench_point *pt)
 {
+	double t0 = mono_ns();
+
 	pt->params = bench_alloc(r->ops->params_size ? r->ops->params_size : 1);
 	memset(pt->params, 0, r->ops->params_size ? r->ops->params_size : 1);
 	r->ops->point(r, pt);
+	phase(r, PHASE_POINTS, &t0);
 	if (pt->status == POINT_OK && pt->enqueue && !pt->n)
 		bench_point_measure(r, pt, pt->enqueue, pt->enqueue_arg);
+	phase(r, PHASE_TIMED, &t0);
 	if (pt->status == POINT_OK && pt->n && pt->ceil_bytes) {
 		bench_ceiling_measure(r, pt);
+		phase(r, PHASE_CEILING, &t0);
 		if (bench_point_gbps(pt) > bench_point_ceiling_gbps(pt))
 			bench_note(pt, "%.3f of the ceiling: faster than both copies of the same bytes in this "
 				   "run (clEnqueueCopyBuffer %.2f GB/s, stream_copy kernel %.2f GB/s)",
@@ -334,6 +354,7 @@ static void run_point(struct bench_run *r, struct bench_point *pt)
 		occ_kernel_from_res(&k, &pt->res, pt->model_wg, pt->model_simd, pt->model_barrier);
 		pt->model_json = occ_live_point(&r->model, &k, pt->model_groups, &pt->model);
 	}
+	phase(r, PHASE_VIEWS, &t0);
 	if (pt->status == POINT_OK) {
 		r->n_ok++;
 	} else if (pt->status == POINT_SKIPPED) {
@@ -350,6 +371,17 @@ static void run_point(struct bench_run *r, struct bench_point *pt)
 }
 
 /* ---- the run ---- */
+
+/* Where the run's time went, seconds, up to the writing of the outputs. */
+static json_t *phases_json(const struct bench_run *r)
+{
+	static const char *const names[] = { "session", "plan", "points", "timed", "ceiling", "views" };
+	json_t *o = json_object();
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		json_object_set_new(o, names[i], json_real(r->phase_ns[i] / 1e9));
+	return o;
+}
 
 /* The point loop; returns the number of points completed (fewer when a signal came). */
 static size_t loop_points(struct bench_run *r)
@@ -371,14 +403,18 @@ static int run_points(struct bench_run *r)
 {
 	int rc, rrc = EXIT_OK, sig;
 	size_t done;
+	double t0 = mono_ns();
 
 	watch_start(r);
 	session_open(r);
+	phase(r, PHASE_SESSION, &t0);
 	r->cols = r->ops->cols;
 	r->n_points = r->ops->plan(r);
+	phase(r, PHASE_PLAN, &t0);
 	r->points = bench_alloc((r->n_points ? r->n_points : 1) * sizeof(*r->points));
 	memset(r->points, 0, (r->n_points ? r->n_points : 1) * sizeof(*r->points));
 	done = loop_points(r);
+	t0 = mono_ns();
 	watch_claim_finish();
 	sig = watch_signal();
 	if (done == r->n_points && r->ops->relate)
@@ -391,6 +427,8 @@ static int run_points(struct bench_run *r)
 		harness_print_table(r, done);
 	if (r->ops->report && done == r->n_points)
 		rrc = r->ops->report(r);
+	phase(r, PHASE_VIEWS, &t0);
+	json_object_set_new(r->doc, "phases_s", phases_json(r));
 	rc = bench_outputs_write(r->co, r->doc);
 	if (r->n_failed) {
 		fprintf(stderr, "bench %s: %u of %zu points failed (see their status and reason)\n",

@@ -141,6 +141,17 @@ struct bench_run {
 	size_t n_points;
 	unsigned n_ok, n_failed, n_skipped;
 	struct bench_ceiling *ceil;  /* the copy ceilings measured (bench/ceiling.c) */
+	double phase_ns[6];          /* where the run's time went (enum bench_phase) */
+};
+
+/* The phases of a run, timed on the host and recorded as the document's `phases_s`. */
+enum bench_phase {
+	PHASE_SESSION,   /* devices, context, queue */
+	PHASE_PLAN,      /* checks, builds, buffers */
+	PHASE_POINTS,    /* each point's set-up, validated launch and check */
+	PHASE_TIMED,     /* warm-up and timed launches */
+	PHASE_CEILING,   /* the copy ceilings */
+	PHASE_VIEWS,     /* model, JSON, table, report */
 };
 
 /* ---- the copy ceiling (bench/ceiling.c) ---- */

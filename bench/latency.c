@@ -478,6 +478,7 @@ static void latency_point(struct bench_run *r, struct bench_point *pt)
 		pt->validated = pt->status == POINT_OK;
 	}
 	lat_model(r, pt, a);
+	p->n_done = pt->index + 1;
 }
 
 /* ---- the row ---- */
@@ -523,6 +524,9 @@ const struct bench_ops latency_bench = {
 	.label = latency_label,
 	.point = latency_point,
 	.params_json = latency_params_json,
+	.cols = lat_cols,
+	.joins_row = latency_joins_row,
+	.title = latency_title,
 	.relate = latency_relate,
 	.report = latency_report,
 	.teardown = latency_teardown,

@@ -56,6 +56,8 @@ struct lat_state {
 	bool have_overhead[2];
 	char chain_err[2048];     /* why the current size's chain failed its check, "" if not */
 	double *ns;               /* per point: ns per load, the overhead taken off */
+	size_t n_done;            /* points whose point() has returned (a table of an
+				     interrupted run joins none still in flight) */
 	/* the single-chase curve and its plateaus (relate) */
 	uint64_t *curve_ws;
 	double *curve_ns;
@@ -73,9 +75,16 @@ static inline double lat_cycles(const struct bench_run *r, double ns)
 /* "1.25 KiB", "48 MiB" */
 const char *lat_fmt_bytes(uint64_t b, char *buf, size_t len);
 
+/* The table (latency_report.c): one row per size, its per-CU chase joined to its single one. */
+extern const struct bench_col lat_cols[];
+/* Point i is drawn in the row of point i - 1: a per-CU chase after the single one of its size. */
+bool latency_joins_row(const struct bench_run *r, size_t i);
+/* The lines above the table: device, chain, loads, clock. */
+void latency_title(const struct bench_run *r, FILE *f);
+
 /* The single-chase curve and its plateaus, after every point. */
 void latency_relate(struct bench_run *r);
-/* The table, the points' reasons, the plateaus and the guide's table; adds them to r->doc. */
+/* After the harness's table: the failed points' reasons, the plateaus and the guide's table; adds them to r->doc. */
 int latency_report(struct bench_run *r);
 
 #endif

@@ -28,10 +28,11 @@ const char *lat_fmt_bytes(uint64_t b, char *buf, size_t len)
 #define LP(pt) ((const struct lat_params *)(pt)->params)
 #define CELL(name) static void name(const struct bench_run *r, const struct bench_point *pt, char *b, size_t n)
 
-/* Point i is drawn in the row of point i - 1: a per-CU chase after the single one of its size. */
-static bool latency_joins_row(const struct bench_run *r, size_t i)
+bool latency_joins_row(const struct bench_run *r, size_t i)
 {
-	return i > 0 && LP(&r->points[i])->variant == LAT_PER_CU &&
+	const struct lat_state *p = r->state;
+
+	return i > 0 && i < p->n_done && LP(&r->points[i])->variant == LAT_PER_CU &&
 	       LP(&r->points[i - 1])->variant == LAT_SINGLE;
 }
 
@@ -105,21 +106,30 @@ CELL(cell_model)
 		bench_cell_occupancy(r, w.b, y, sizeof(y));
 	snprintf(b, n, "%s%s%s", x, w.a && w.b ? " / " : "", y);
 }
+/* "ok", with the numbers of the row's notes under the table, or "failed" */
 CELL(cell_status)
 {
 	struct lat_row w = row_of(r, pt);
+	size_t ka = w.a ? w.a->note_id : 0, kb = w.b ? w.b->note_id : 0;
 
-	snprintf(b, n, "%s", (!w.a || lat_ok(w.a)) && (!w.b || lat_ok(w.b)) ? "ok" : "failed");
+	(void)r;
+	if ((w.a && !lat_ok(w.a)) || (w.b && !lat_ok(w.b)))
+		snprintf(b, n, "failed");
+	else if (ka && kb && ka != kb)
+		snprintf(b, n, "ok (notes %zu, %zu)", ka, kb);
+	else if (ka || kb)
+		snprintf(b, n, "ok (note %zu)", ka ? ka : kb);
+	else
+		snprintf(b, n, "ok");
 }
 
-static const struct bench_col lat_cols[] = {
+const struct bench_col lat_cols[] = {
 	{ "Working set", cell_ws }, { "Nodes", cell_nodes }, { "median us", cell_median },
 	{ "CV %", cell_cv }, { "ns/load", cell_ns }, { "cycles", cell_cycles },
 	{ "per-CU ns/load", cell_cu_ns }, { "per-CU cycles", cell_cu_cycles },
 	{ "Model occupancy (1 / per-CU)", cell_model }, { "status", cell_status }, { 0 } };
-#define LAT_NCOLS (sizeof(lat_cols) / sizeof(lat_cols[0]) - 1)
 
-static void latency_title(const struct bench_run *r, FILE *f)
+void latency_title(const struct bench_run *r, FILE *f)
 {
 	const struct latency_opts *o = r->opts;
 	const struct lat_state *p = r->state;
@@ -134,42 +144,14 @@ static void latency_title(const struct bench_run *r, FILE *f)
 		fprintf(f, "cycles: none (CL_DEVICE_MAX_CLOCK_FREQUENCY reports 0 MHz)\n");
 }
 
-/*
- * The harness's table drawn from lat_cols, skipping the points latency_joins_row puts in
- * the row before. (Goes once the harness takes a joins_row hook: then .cols, .title and
- * .joins_row in the ops row replace it.)
- */
-static void lat_print_table(const struct bench_run *r)
-{
-	const char *head[LAT_NCOLS], *cells[LAT_NCOLS];
-	char buf[LAT_NCOLS][96];
-	struct table t;
-
-	for (size_t c = 0; c < LAT_NCOLS; c++) {
-		head[c] = lat_cols[c].head;
-		cells[c] = buf[c];
-	}
-	table_init(&t, LAT_NCOLS, head);
-	for (size_t i = 0; i < r->n_points; i++) {
-		if (latency_joins_row(r, i))
-			continue;
-		for (size_t c = 0; c < LAT_NCOLS; c++)
-			lat_cols[c].cell(r, &r->points[i], buf[c], sizeof(buf[c]));
-		table_add(&t, cells);
-	}
-	latency_title(r, stdout);
-	table_print(&t, stdout);
-	table_free(&t);
-}
-
-/* The reason of every point that has one (failures, notes). */
+/* The reason of every point that failed (the harness lists the ok points' notes under the table). */
 static void print_reasons(const struct bench_run *r)
 {
 	char b[32];
 
 	for (size_t i = 0; i < r->n_points; i++) {
 		const struct bench_point *pt = &r->points[i];
-		if (pt->reason[0])
+		if (pt->status != POINT_OK && pt->reason[0])
 			printf("  %s %s: %s\n", lat_variant_names[LP(pt)->variant],
 			       lat_fmt_bytes(LP(pt)->ws, b, sizeof(b)), pt->reason);
 	}
@@ -349,7 +331,6 @@ int latency_report(struct bench_run *r)
 
 	json_object_set_new(r->doc, "plateaus", plateaus_json(r));
 	if (print) {
-		lat_print_table(r);
 		print_reasons(r);
 		print_plateaus(r);
 	}

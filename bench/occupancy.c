@@ -11,10 +11,8 @@
 #include "bench.h"
 #include "occupancy.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* Largest launch the probe tries: keeps buffers and run time bounded. */
 #define PROBE_MAX_ITEMS (1ull << 26)
@@ -91,8 +89,6 @@ static void occ_check(void *opts, const struct cli_set *given)
 
 /* ---- plan ---- */
 
-static void use_cols(const struct occ_opts *o);
-
 /* Default and bounds of --wg, --slm and --sg against the device (exit 2). */
 static void plan_check(const struct dev_info *d, struct occ_opts *o)
 {
@@ -140,19 +136,6 @@ static size_t probe_plan(struct bench_run *r, struct occ_opts *o, struct occ_sta
 	return s->n_kern * o->wg.n;
 }
 
-static size_t occ_plan(struct bench_run *r)
-{
-	struct occ_opts *o = r->opts;
-	struct occ_state *s = bench_alloc(sizeof(*s));
-
-	memset(s, 0, sizeof(*s));
-	r->state = s;
-	plan_check(r->dev, o);
-	probe_bufs_init(r, &s->bufs);
-	use_cols(o);
-	return o->waves ? waves_plan(r) : probe_plan(r, o, s);
-}
-
 static void occ_teardown(struct bench_run *r)
 {
 	struct occ_opts *o = r->opts;
@@ -193,27 +176,6 @@ static void probe_label(const struct bench_run *r, size_t i, char *buf, size_t l
 		 (unsigned long long)pk->cfg.slm);
 }
 
-/*
- * The step a long point is at, after its progress line ("[3/8] occupancy wg=256
- * barrier slm=0: calibrating spin=8192"), only when stderr is a terminal.
- */
-static void probe_step(const struct bench_run *r, const struct bench_point *pt, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void probe_step(const struct bench_run *r, const struct bench_point *pt, const char *fmt, ...)
-{
-	char label[128];
-	va_list ap;
-
-	if (!isatty(STDERR_FILENO))
-		return;
-	probe_label(r, pt->index, label, sizeof(label));
-	fprintf(stderr, "\r\033[K[%zu/%zu] %s %s: ", pt->index + 1, r->n_points, r->ops->name, label);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fflush(stderr);
-}
-
 /* Launch size: several times what the device can hold. */
 static uint64_t launch_groups(const struct bench_run *r, uint64_t predicted, unsigned wg)
 {
@@ -244,11 +206,11 @@ static bool calibrate(struct bench_run *r, const struct bench_point *pt, const s
 	int steady = 0;
 
 	a->spin = o->spin ? o->spin : 2048;
-	probe_step(r, pt, "calibrating spin=%u", a->spin);
+	bench_progress_step(r, pt->index, "calibrating spin=%u", a->spin);
 	if (!probe_launch(r, pk, b, a->wg, a->groups, a->spin, res, err, len))
 		return false;
 	while (!o->spin && (steady < 2 || res->ns < PROBE_MIN_NS) && a->spin < (1u << 24)) {
-		probe_step(r, pt, "calibrating spin=%u", a->spin * 2);
+		bench_progress_step(r, pt->index, "calibrating spin=%u", a->spin * 2);
 		if (!probe_launch(r, pk, b, a->wg, a->groups, a->spin * 2, &r2, err, len))
 			return false;
 		a->spin *= 2;
@@ -269,7 +231,7 @@ static bool overfill(struct bench_run *r, const struct bench_point *pt, const st
 	while (!o->fixed_groups && (uint64_t)res->peak == a->groups &&
 	       2 * a->groups * a->wg <= PROBE_MAX_ITEMS) {
 		a->groups *= 2;
-		probe_step(r, pt, "groups=%llu", (unsigned long long)a->groups);
+		bench_progress_step(r, pt->index, "groups=%llu", (unsigned long long)a->groups);
 		if (!probe_launch(r, pk, b, a->wg, a->groups, a->spin, res, err, len))
 			return false;
 	}
@@ -292,8 +254,8 @@ static bool measure(struct bench_run *r, struct bench_point *pt, const struct pr
 	pt->dev_ns = bench_alloc(2 * (size_t)reps * sizeof(double));
 	pt->wall_ns = pt->dev_ns + reps;
 	for (unsigned i = 0; i < reps; i++) {
-		probe_step(r, pt, "groups=%llu spin=%u rep %u/%u", (unsigned long long)a->groups, a->spin,
-			   i + 1, reps);
+		bench_progress_step(r, pt->index, "groups=%llu spin=%u rep %u/%u",
+				    (unsigned long long)a->groups, a->spin, i + 1, reps);
 		if (!probe_launch(r, pk, b, a->wg, a->groups, a->spin, res, err, len))
 			return false;
 		pt->dev_ns[i] = res->ns;
@@ -523,24 +485,20 @@ static int probe_report(struct bench_run *r)
 
 /* ---- the row: the probe, or --waves ---- */
 
-/*
- * The columns of this run's mode: the harness draws ops->cols, and the two modes
- * have different tables, so plan copies the mode's columns here.
- */
-static struct bench_col occ_cols[16];
-
-static void use_cols(const struct occ_opts *o)
-{
-	const struct bench_col *cols = o->waves ? waves_cols : probe_cols;
-	size_t n = 0;
-
-	while (cols[n].head && n + 1 < sizeof(occ_cols) / sizeof(occ_cols[0]))
-		n++;
-	memcpy(occ_cols, cols, n * sizeof(*cols));
-	occ_cols[n] = (struct bench_col){ 0 };
-}
-
 #define WAVES(r) (((const struct occ_opts *)(r)->opts)->waves)
+
+static size_t occ_plan(struct bench_run *r)
+{
+	struct occ_opts *o = r->opts;
+	struct occ_state *s = bench_alloc(sizeof(*s));
+
+	memset(s, 0, sizeof(*s));
+	r->state = s;
+	plan_check(r->dev, o);
+	probe_bufs_init(r, &s->bufs);
+	r->cols = o->waves ? waves_cols : probe_cols;   /* the two modes have different tables */
+	return o->waves ? waves_plan(r) : probe_plan(r, o, s);
+}
 
 static void occ_label(const struct bench_run *r, size_t i, char *buf, size_t len)
 {
@@ -588,7 +546,7 @@ const struct bench_ops occupancy_bench = {
 	.label = occ_label,
 	.point = occ_point,
 	.params_json = occ_point_json,
-	.cols = occ_cols,
+	.cols = probe_cols,   /* plan sets waves_cols for --waves */
 	.title = occ_title,
 	.relate = occ_relate,
 	.report = occ_report,

@@ -3,9 +3,9 @@
 
 #include "check.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 void probe_build(struct bench_run *r, const struct probe_cfg *cfg, struct probe_kernel *pk)
 {
@@ -16,10 +16,8 @@ void probe_build(struct bench_run *r, const struct probe_cfg *cfg, struct probe_
 	off = snprintf(pk->opts, sizeof(pk->opts), "-DBARRIER=%d -DSLM_WORDS=%llu", cfg->barrier,
 		       (unsigned long long)((cfg->slm + 3) / 4));
 	prog_sg_options(r->dev, cfg->sg, pk->opts + off, sizeof(pk->opts) - (size_t)off);
-	if (isatty(STDERR_FILENO)) {   /* a build takes a second or more on CPU drivers */
-		fprintf(stderr, "\r\033[K%s: building occupancy.cl %s", r->ops->name, pk->opts);
-		fflush(stderr);
-	}
+	/* a build takes a second or more on CPU drivers; during plan, so no point's index */
+	bench_progress_step(r, SIZE_MAX, "building occupancy.cl %s", pk->opts);
 	pk->k = bench_build(r, "occupancy.cl", "occ_probe", pk->opts, &pk->prog, &pk->log);
 	prog_kernel_res(&r->pc, pk->k, 0, pk->log, &pk->res);
 }

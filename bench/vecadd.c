@@ -372,27 +372,24 @@ static void vecadd_teardown(struct bench_run *r)
 
 /* ---- one point ---- */
 
-/* The inputs a and b of elements [off, off + len): both random streams, advanced in order. */
-static void make_inputs(struct vecadd_state *p, struct check_rng *ra, struct check_rng *rb, size_t len)
+/* The inputs a and b of elements [off, off + len): two random streams of the point's seed. */
+static void make_inputs(struct vecadd_state *p, uint64_t seed, uint64_t off, size_t len)
 {
-	check_rng_fill(ra, p->ha, len);
-	check_rng_fill(rb, p->hb, len);
+	check_fill_stream(p->ha, len, seed, off);
+	check_fill_stream(p->hb, len, seed ^ 0x5bd1e995ull, off);
 }
 
 static bool upload(struct bench_run *r, struct vecadd_state *p, const struct vecadd_params *a,
 		   char *err, size_t len)
 {
-	struct check_rng ra, rb;
 	cl_ulong cn = a->n / a->shape->vec, cs = a->slice;
 	cl_uint ci = a->iter;
 
-	check_rng_init(&ra, a->seed);
-	check_rng_init(&rb, a->seed ^ 0x5bd1e995ull);
 	/* the streaming family's points share their inputs: uploaded once */
 	for (uint64_t off = 0; (p->uploaded_n != a->n || p->uploaded_seed != a->seed) && off < a->n;
 	     off += p->chunk) {
 		size_t m = a->n - off < p->chunk ? (size_t)(a->n - off) : p->chunk;
-		make_inputs(p, &ra, &rb, m);
+		make_inputs(p, a->seed, off, m);
 		if (!CL_CHECK(clEnqueueWriteBuffer(r->pc.q, p->a, CL_TRUE, off * 4, m * 4, p->ha, 0, NULL,
 						   NULL), err, len) ||
 		    !CL_CHECK(clEnqueueWriteBuffer(r->pc.q, p->b, CL_TRUE, off * 4, m * 4, p->hb, 0, NULL,
@@ -411,18 +408,16 @@ static bool upload(struct bench_run *r, struct vecadd_state *p, const struct vec
 static bool check_output(struct bench_run *r, struct vecadd_state *p, const struct vecadd_params *a,
 			 char *err, size_t len)
 {
-	struct check_rng ra, rb;
 	struct check_tally t = { 0 };
 
-	check_rng_init(&ra, a->seed);
-	check_rng_init(&rb, a->seed ^ 0x5bd1e995ull);
 	for (uint64_t off = 0; off < a->n; off += p->chunk) {
 		size_t m = a->n - off < p->chunk ? (size_t)(a->n - off) : p->chunk;
 		if (!CL_CHECK(clEnqueueReadBuffer(r->pc.q, p->out, CL_TRUE, off * 4, m * 4, p->hout, 0,
 						  NULL, NULL), err, len))
 			return false;
-		make_inputs(p, &ra, &rb, m);
-		for (size_t k = 0; k < m; k++)
+		make_inputs(p, a->seed, off, m);
+#pragma omp parallel for schedule(static)
+		for (long long k = 0; k < (long long)m; k++)
 			p->hb[k] = vecadd_ref(p->ha[k], p->hb[k], a->iter);
 		check_tally_u32(&t, p->hout, p->hb, m, off);
 	}

@@ -12,13 +12,15 @@
 /* A fresh seed from the system (getrandom), falling back to the clock. */
 uint64_t check_fresh_seed(void);
 
-/* A stream of pseudo-random words (xorshift64*, splitmix-seeded), filled in pieces. */
-struct check_rng {
-	uint64_t s;
-};
-void check_rng_init(struct check_rng *g, uint64_t seed);
-void check_rng_fill(struct check_rng *g, uint32_t *x, size_t n);
+/*
+ * Pseudo-random words (xorshift64*): every block of CHECK_BLOCK words of seed's stream
+ * starts from its own state (splitmix64 of the seed and the block's index), so any
+ * piece can be made on its own, and the blocks of a piece are made in parallel.
+ */
+#define CHECK_BLOCK 65536u
 
+/* Fills x[0..n) with words first..first+n-1 of seed's stream (first: a multiple of CHECK_BLOCK). */
+void check_fill_stream(uint32_t *x, size_t n, uint64_t seed, uint64_t first);
 /* Fills x[0..n) with the first n words of seed's stream. */
 void check_fill_random(uint32_t *x, size_t n, uint64_t seed);
 

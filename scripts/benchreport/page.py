@@ -124,10 +124,7 @@ def _compare_section(page, k, old, new):
     (i_old, o), (i_new, n) = old, new
     title = f"{n.benchmark}: {n.name} against {o.name}"
     vs = verdicts.from_pair(o, n)
-    counts = OrderedDict()
-    for v in vs:
-        counts[v.cls] = counts.get(v.cls, 0) + 1
-    summary = ", ".join(f"{c} {cls}" for cls, c in counts.items())
+    summary = verdicts.summary(vs)
     body = "".join(page.item(it, n.benchmark)
                    for it in _compare_items(title, vs, verdicts.RULE_PAIR))
     return (f'<section id="compare-{k}" class="compare" data-benchmark="{escape(n.benchmark)}" '

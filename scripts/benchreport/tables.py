@@ -51,7 +51,7 @@ def _build_options(data):
             found.setdefault(kk["build_options"], []).append(label)
     for p in data.get("points") or []:
         if isinstance(p.get("build_options"), str):
-            found.setdefault(p["build_options"], []).append("point")
+            found.setdefault(p["build_options"], []).append("per point")
     return found
 
 

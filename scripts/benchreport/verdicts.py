@@ -1,6 +1,6 @@
 """Before/after: two runs of one benchmark, or a `bench compare --json` result, per point.
 
-With two documents the verdict is the ratio of medians (new / old) against a band of +-2 %:
+With two documents the verdict is the ratio of medians (new / old) against a band of ±2 %:
 slower above it, faster below, the same inside; a status that left `ok` is a regression, one
 that reached it a fix. The interval drawn is new p5 / old p95 .. new p95 / old p5.
 
@@ -18,10 +18,10 @@ from .doc import label_params, point_key, point_label
 from .style import (OI, Chart, Html, figure, grid_with_legend, label_axes, legend_in, proxy,
                     time_unit, uid)
 
-BAND = 0.02   # +-2 %: the ratio of medians inside it is "same"
+BAND = 0.02   # ±2 %: the ratio of medians inside it is "same"
 CLASSES = {"regression": (OI["vermillion"], "^", "regression"),
            "improvement": (OI["blue"], "v", "improvement"),
-           "same": (OI["grey"], "o", "same, within +-2 %"),
+           "same": (OI["grey"], "o", "same, within ±2 %"),
            "other": (OI["black"], "s", "not compared")}
 ORDER = {"regression": 0, "improvement": 1, "same": 2, "other": 3}
 WORDS = {"regression": {"regression", "regressed", "slower", "worse", "failed", "changed",
@@ -178,7 +178,7 @@ def chart(title, verdicts, rule_text):
         handles.append(proxy("interval: new p5 / old p95 to new p95 / old p5", OI["grey"],
                              lw=2.2))
     if any(not v.ratio for v in shown):
-        handles.append(proxy("status changed (no ratio)", OI["black"],
+        handles.append(proxy("no ratio: status changed, or no times", OI["black"],
                              marker="X", ls="none", ms=8))
     legend_in(lax, handles, ncol=2)
     fig.suptitle(title)
@@ -189,6 +189,17 @@ def chart(title, verdicts, rule_text):
                  f"table.")
     caption = f"One row per point, regressions first. {escape(rule_text)}{more}"
     return Chart("before-after", title, fig, caption)
+
+
+NAMES = {"regression": ("regression", "regressions"),
+         "improvement": ("improvement", "improvements"),
+         "same": ("the same", "the same"), "other": ("not compared", "not compared")}
+
+
+def summary(verdicts):
+    """`3 regressions, 40 the same`: the count of each class, regressions first."""
+    counts = {c: sum(v.cls == c for v in verdicts) for c in ORDER}
+    return ", ".join(f"{n} {NAMES[c][n != 1]}" for c, n in counts.items() if n)
 
 
 def matched(verdicts):
@@ -224,7 +235,7 @@ def table(verdicts):
                 f'<th>interval</th><th>note</th></tr>{rows}</table>')
 
 
-RULE_PAIR = ("Verdict from the ratio of the median times (new / old) with a +-2 % band: slower "
+RULE_PAIR = ("Verdict from the ratio of the median times (new / old) with a ±2 % band: slower "
              "above +2 %, faster below -2 %, the same inside it (the band is shaded); it does "
              "not weigh the runs' spread, which the interval bars show. A point whose status "
              "left ok counts as a regression, one whose measured residency changed too.")

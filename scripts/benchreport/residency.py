@@ -75,7 +75,7 @@ def _colours(sgs):
     return {sg: (SERIES[i % len(SERIES)],) * 2 for i, sg in enumerate(sgs)}
 
 
-def _legend(lax, sgs, colours, bad_statuses):
+def _legend(lax, sgs, colours, bad_statuses, any_disagree):
     handles = []
     if len(sgs) == 1:
         handles += [proxy("measured: whole groups", colours[sgs[0]][0], marker="o", ls="none"),
@@ -87,9 +87,10 @@ def _legend(lax, sgs, colours, bad_statuses):
         handles += [proxy("measured: whole groups", OI["black"], marker="o", ls="none"),
                     proxy("measured: occupying groups", OI["black"], marker="s", ls="none",
                           mfc="none", ms=10)]
-    handles += [proxy("model (step)", MODEL, ls="--"),
-                proxy("differs from the model", MODEL, marker="o", ls="none", mfc="none",
-                      ms=14, lw=2.2)]
+    handles.append(proxy("model (step)", MODEL, ls="--"))
+    if any_disagree:
+        handles.append(proxy("differs from the model", MODEL, marker="o", ls="none", mfc="none",
+                             ms=14, lw=2.2))
     handles += [proxy(f"{s} (no value)", BAD, marker="X" if s == "failed" else "x", ls="none",
                       ms=8) for s in bad_statuses]
     legend_in(lax, handles, ncol=3)
@@ -131,7 +132,8 @@ def residency(doc):
             ax.set_title(f"{'barriers' if barrier else 'no barriers'}, local memory "
                          f"{fmt_bytes(slm)} per group", fontsize=10.5)
             label_axes(ax, "work-group size (work-items)", "resident work-groups")
-    _legend(lax, sgs, colours, sorted({p["status"] for p in pts if p["status"] != "ok"}))
+    _legend(lax, sgs, colours, sorted({p["status"] for p in pts if p["status"] != "ok"}),
+            bool(disagree))
     fig.suptitle(f"resident work-groups on {doc.device_name()}")
     ok = [p for p in pts if p["status"] == "ok"]
     defs = sorted({p["measured"].get("definition") or "?" for p in ok})

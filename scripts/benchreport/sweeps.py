@@ -90,9 +90,16 @@ def _occupancy_twin(ax, rows):
     line, = tw.plot([r[0] for r in rows], [r[2] for r in rows], drawstyle="steps-mid",
                     color=MODEL, lw=1.3, ls="--", label="model: occupancy of the last wave "
                     "(right axis)", gid=uid("model-occupancy"))
-    tw.set_ylim(0, 108)
+    tw.set_ylim(0, _pct_top([r[2] for r in rows]))
     label_axes(tw, None, "model: last wave's occupancy (%)")
     return line
+
+
+def _pct_top(values):
+    """0-100 % where the occupancy gets anywhere near full; else room for the small values a
+    GPU far from full shows (0.2 % to 9 % for vecadd's 48 groups on an H200)."""
+    top = max(values, default=100.0)
+    return 108.0 if top > 40 else top * 1.25 or 1.0
 
 
 def _model_caption(rows, resident):
@@ -202,7 +209,7 @@ def model(doc):
     last, = ax.plot(xs, [100 * (p["model"]["tail_occupancy"] or p["model"]["gpu_occupancy"])
                          for p in ok], ls="--", color=OI["orange"], drawstyle="steps-mid",
                     label="last wave's occupancy")
-    ax.set_ylim(0, 108)
+    ax.set_ylim(0, _pct_top([100 * p["model"]["gpu_occupancy"] for p in ok]))
     if not ok:
         empty_note(ax, "no prediction")
     label_axes(ax, "work-groups per launch", "occupancy of the device (%)")

@@ -1,0 +1,106 @@
+"""Results documents for the report tests: real CPU runs of the built bench with small sizes,
+and a few edited copies (a failed point, a residency the model does not predict, a
+`bench compare --json` result in the shape the report reads) that CPU runs cannot produce.
+"""
+import copy
+import json
+import os
+import subprocess
+import sys
+
+INTEL = ["--device", "Intel(R) OpenCL"]
+POCL = ["--device", "PoCL"]
+QUICK = ["--reps", "3", "--warmup", "1", "--quiet"]
+
+# name: (bench arguments, device)
+RUNS = {
+    "vecadd": (["vecadd", "--groups", "1..6"], INTEL),
+    "vecadd-again": (["vecadd", "--groups", "1..6"], INTEL),
+    "occupancy": (["occupancy", "--wg", "64,128", "--slm", "0,8Ki"], INTEL),
+    "waves": (["occupancy", "--waves", "--wg", "64", "--groups", "1..4"], INTEL),
+    "sg-info": (["sg-info", "--sg", "8,16"], INTEL),
+    "sg-copy": (["sg-copy", "--size", "1Mi"], INTEL),
+    "sg-copy-pocl": (["sg-copy", "--size", "1Mi"], POCL),   # block points skipped
+    "transpose": (["transpose", "--n", "64"], INTEL),
+    "atomics": (["atomics", "--ops", "64"], INTEL),
+    "latency": (["latency", "--sizes", "1Ki..256Ki", "--steps", "1", "--loads", "512"], INTEL),
+    "latency-pocl": (["latency", "--sizes", "1Ki..64Ki", "--steps", "1", "--loads", "512"],
+                     POCL),   # a clock: cycles
+}
+SMALL = ["vecadd", "vecadd-again", "occupancy", "sg-copy-pocl", "latency-pocl"]
+
+
+def run_bench(bench, name, folder):
+    args, dev = RUNS[name]
+    path = os.path.join(folder, f"{name}.json")
+    cmd = [bench] + args + dev + QUICK + ["--json", path]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode not in (0, 1) or not os.path.exists(path):
+        sys.exit(f"bench failed ({r.returncode}): {' '.join(cmd)}\n{r.stderr}")
+    return path
+
+
+def _write(folder, name, doc):
+    path = os.path.join(folder, name)
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    return path
+
+
+def with_failed_point(folder, vecadd_path):
+    """vecadd with its third point failed: no time, a reason, as bench writes a failure."""
+    with open(vecadd_path) as f:
+        doc = json.load(f)
+    p = doc["points"][2]
+    for k in ("time_ns", "wall_ns", "copy_time_ns", "metrics"):
+        p.pop(k, None)
+    p.update(status="failed", validated=False, reason="output word 17 is 0xdeadbeef, expected 34")
+    return _write(folder, "vecadd-failed.json", doc)
+
+
+def with_disagreement(folder, occ_path):
+    """occupancy with the model predicting one group more than measured at the first point."""
+    with open(occ_path) as f:
+        doc = json.load(f)
+    p = doc["points"][0]
+    p["model"]["resident_wg"] = p["measured"]["resident_wg"] + 1
+    return _write(folder, "occupancy-disagree.json", doc)
+
+
+def compare_result(folder, old_path, new_path):
+    """A `bench compare --json` result as the report expects one: verdicts per matched point."""
+    with open(old_path) as f:
+        old = json.load(f)
+    with open(new_path) as f:
+        new = json.load(f)
+    doc = {k: copy.deepcopy(new[k]) for k in ("schema_version", "tool", "timestamp", "command",
+                                              "host", "device")}
+    doc["benchmark"] = "compare"
+    words = ["slower", "faster", "same", "failed"]
+    verdicts = []
+    for i, (o, n) in enumerate(zip(old["points"], new["points"])):
+        v = {"params": n["params"], "verdict": words[i % len(words)],
+             "old": {"status": o["status"], "time_ns": o.get("time_ns")},
+             "new": {"status": n["status"], "time_ns": n.get("time_ns")}}
+        if o.get("time_ns") and n.get("time_ns"):
+            v["ratio"] = n["time_ns"]["median"] / o["time_ns"]["median"]
+            v["interval"] = [v["ratio"] * 0.9, v["ratio"] * 1.1]
+        verdicts.append(v)
+    doc["verdicts"] = verdicts
+    return _write(folder, "compare.json", doc)
+
+
+def make(bench, folder, small=False):
+    """Runs bench and writes the edited copies; returns the documents' paths in report order."""
+    paths = {name: run_bench(bench, name, folder) for name in (SMALL if small else RUNS)}
+    out = list(paths.values())
+    if not small:
+        out.append(with_failed_point(folder, paths["vecadd"]))
+        out.append(with_disagreement(folder, paths["occupancy"]))
+        out.append(compare_result(folder, paths["vecadd"], paths["vecadd-again"]))
+    return out
+
+
+def report(report_py, docs, out, png=None):
+    cmd = [sys.executable, report_py] + docs + ["-o", out] + (["--png", png] if png else [])
+    return subprocess.run(cmd, capture_output=True, text=True)

@@ -1,0 +1,228 @@
+#!/usr/bin/env python3
+"""The report on written-out documents, good and bad, one case per run.
+
+usage: report_inputs.py REPORT_PY CASE
+
+A bad document exits 2 with one line naming the file and the field, never a traceback, and
+writes no page (nor a temporary file beside it). The `minimal-*` cases are small valid
+documents (every benchmark, points ok, failed and skipped, and all failed) that must render.
+"""
+import copy
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+STATS = {"min": 90.0, "median": 100.0, "mean": 101.0, "p5": 92.0, "p95": 110.0, "max": 111.0,
+         "n": 3}
+MODEL = {"known": True, "waves": 1, "gpu_occupancy": 0.5, "tail_occupancy": 0.0,
+         "resident_wg": 2, "limiter": "threads"}
+
+
+def doc(bench, points, **top):
+    d = {"schema_version": 1, "tool": {"name": "bench", "version": "0"},
+         "timestamp": "2026-01-01T00:00:00Z", "command": ["bench", bench],
+         "host": {"hostname": "h"}, "device": {"name": "D", "platform": "P"},
+         "benchmark": bench, "points": points}
+    d.update(top)
+    return d
+
+
+def pt(params, status="ok", **fields):
+    p = {"params": params, "status": status, "reason": None if status == "ok" else "why",
+         "validated": status == "ok"}
+    if status == "ok":
+        p.update(copy.deepcopy(fields))
+    return p
+
+
+def vecadd(statuses=("ok", "ok", "failed")):
+    return doc("vecadd", [pt({"groups": g + 1}, s, time_ns=STATS, model=MODEL,
+                             metrics={"gbps": 1.0, "copy_gbps": 2.0})
+                          for g, s in enumerate(statuses)])
+
+
+def latency():
+    pts = [pt({"memory": "global", "variant": "single", "working_set_bytes": 1024 << i},
+              metrics={"ns_per_load": 1.0 + i, "cycles_per_load": None}) for i in range(4)]
+    levels = [{"label": "first-level cache", "first_bytes": 1024, "last_bytes": 4096,
+               "ns": 1.5, "cycles": None}]
+    return doc("latency", pts, plateaus={"levels": levels, "llc_bytes": 8192},
+               setup={"clock": {"mhz": None}})
+
+
+def occupancy():
+    meas = {"resident_wg": 2, "whole_wg": 0, "occupied_wg": 2, "definition": "occupied"}
+    return doc("occupancy", [pt({"wg_size": w, "barrier": b, "slm_requested": 0}, measured=meas,
+                                model=MODEL) for w in (64, 128) for b in (False, True)])
+
+
+def minimal_all(status):
+    """One document of each benchmark, with points ok, failed and skipped (or all `status`)."""
+    def s(i):
+        return status or ("ok", "failed", "skipped")[i % 3]
+    copy_m = {"fraction_of_copy": 0.5, "gbps": 3.0}
+    return [
+        vecadd([s(i) for i in range(3)]),
+        doc("occupancy", [pt({"wg_size": 64 * (i + 1), "barrier": bool(i % 2),
+                              "slm_requested": 0}, s(i), model=MODEL,
+                             measured={"resident_wg": 2, "whole_wg": 2, "occupied_wg": 2})
+                          for i in range(4)]),
+        doc("occupancy-waves", [pt({"groups": i + 1}, s(i), time_ns=STATS, model=MODEL)
+                                for i in range(3)], waves={"steps_after": [1]}),
+        doc("sg-copy", [pt({"variant": v, "bytes": 1 << 20, "sg_backend": "emulated",
+                            "sg_width": 16}, s(i), metrics=copy_m)
+                        for i, v in enumerate(("gather", "strided", "block"))]),
+        doc("transpose", [pt({"variant": v, "n": 64, "sg_backend": "khr", "sg_width": None},
+                             s(i), metrics=copy_m)
+                          for i, v in enumerate(("shuffle", "local", "naive"))]),
+        doc("atomics", [pt({"pattern": pat, "order": o}, s(i),
+                           metrics={"atomics_per_s": 1e6, "ns_per_atomic": 2.0})
+                        for i, (pat, o) in enumerate([("own", "relaxed"), ("single", "acq_rel"),
+                                                      ("chain", "relaxed")])],
+            setup={"clock": {"mhz": 1000}}),
+        doc("latency", [pt({"memory": "global", "variant": "single",
+                            "working_set_bytes": 1 << (10 + i)},
+                           s(i), metrics={"ns_per_load": -1.0 if i == 0 else 3.0})
+                        for i in range(3)]),
+        doc("sg-info", [pt({"global": 32, "local": 32, "sg_backend": "intel", "sg_width": 8}, s(i),
+                           mapping={"sizes": [8, 8, 8, 8]}) for i in range(3)]),
+        doc("model", [pt({"groups": i + 1}, s(i), model=MODEL) for i in range(3)], device=None),
+        doc("no-such-benchmark", [pt({"x": i}, s(i)) for i in range(3)]),
+    ]
+
+
+def edit(d, dotted, value=None, delete=False):
+    cur = d
+    parts = dotted.split(".")
+    for p in parts[:-1]:
+        cur = cur[int(p)] if isinstance(cur, list) else cur[p]
+    last = int(parts[-1]) if isinstance(cur, list) else parts[-1]
+    if delete:
+        del cur[last]
+    else:
+        cur[last] = value
+    return d
+
+
+# name: (file content: a document, a string or None for no file; stderr must contain)
+CASES = {
+    "missing-file": (None, "cannot read: No such file or directory"),
+    "empty": ("", "empty file"),
+    "truncated": (json.dumps(vecadd())[:200], "truncated (the JSON ends early)"),
+    "not-json": ("not json at all\n", "not JSON"),
+    "not-object": ("[1, 2]\n", "expected a JSON object, found an array"),
+    "no-schema": (edit(vecadd(), "schema_version", delete=True), "schema_version: missing"),
+    "schema-2": (edit(vecadd(), "schema_version", 2), "schema_version: 2 is not supported"),
+    "no-benchmark": (edit(vecadd(), "benchmark", delete=True), "benchmark: missing"),
+    "no-points": (edit(vecadd(), "points", delete=True), "points: missing"),
+    "point-no-status": (edit(vecadd(), "points.1.status", delete=True),
+                        "points[1].status: missing"),
+    "point-bad-status": (edit(vecadd(), "points.0.status", "done"),
+                         "points[0].status: 'done' is not one of ok, failed, skipped"),
+    "vecadd-no-median": (edit(vecadd(), "points.1.time_ns.median", delete=True),
+                         "points[1].time_ns.median: missing"),
+    "vecadd-median-text": (edit(vecadd(), "points.0.time_ns.median", "fast"),
+                           "points[0].time_ns.median: expected a number, found a string"),
+    "vecadd-no-groups": (edit(vecadd(), "points.2.params.groups", delete=True),
+                         "points[2].params.groups: missing"),
+    "latency-level-no-ns": (edit(latency(), "plateaus.levels.0.ns", delete=True),
+                            "plateaus.levels[0].ns: missing"),
+    "occupancy-no-measured": (edit(occupancy(), "points.3.measured", delete=True),
+                              "points[3].measured: missing"),
+    "compare-no-params": (doc("compare", [], verdicts=[{"verdict": "slower"}]),
+                          "verdicts[0].params: missing"),
+}
+MINIMAL = {"minimal-mixed": None, "minimal-all-failed": "failed", "minimal-all-skipped": "skipped"}
+
+
+def run(report, args):
+    return subprocess.run([sys.executable, report] + args, capture_output=True, text=True)
+
+
+def bad_case(report, case, tmp):
+    content, expect = CASES[case]
+    path = os.path.join(tmp, f"{case}.json")
+    if content is not None:
+        with open(path, "w") as f:
+            f.write(content if isinstance(content, str) else json.dumps(content))
+    good = os.path.join(tmp, "good.json")
+    with open(good, "w") as f:
+        json.dump(vecadd(), f)
+    out = os.path.join(tmp, "out.html")
+    r = run(report, [good, path, "-o", out])
+    fails = []
+    if r.returncode != 2:
+        fails.append(f"exit {r.returncode}, expected 2")
+    line = f"{path}: {expect}"
+    if line not in r.stderr:
+        fails.append(f"stderr lacks {line!r}")
+    if "Traceback" in r.stderr or len(r.stderr.strip().splitlines()) != 1:
+        fails.append("stderr is not one line")
+    left = [f for f in os.listdir(tmp) if f.startswith("out.html")]
+    if left:
+        fails.append(f"left behind: {left}")
+    return fails, r
+
+
+def usage_case(report, case, tmp):
+    good = os.path.join(tmp, "good.json")
+    with open(good, "w") as f:
+        json.dump(vecadd(), f)
+    args, expect = {
+        "usage-no-output": ([good], "the following arguments are required: -o/--output"),
+        "usage-no-docs": (["-o", os.path.join(tmp, "o.html")], "the following arguments are "
+                          "required: DOC"),
+        "usage-unwritable": ([good, "-o", os.path.join(tmp, "no-such-dir", "o.html")],
+                             "cannot write there"),
+        "usage-output-is-dir": ([good, "-o", tmp], "is a directory"),
+    }[case]
+    r = run(report, args)
+    fails = [] if r.returncode == 2 else [f"exit {r.returncode}, expected 2"]
+    if not re.search(r"^bench report: usage: .*" + re.escape(expect), r.stderr, re.M):
+        fails.append(f"stderr lacks 'bench report: usage: ...{expect}'")
+    return fails, r
+
+
+def minimal_case(report, case, tmp):
+    paths = []
+    for i, d in enumerate(minimal_all(MINIMAL[case])):
+        paths.append(os.path.join(tmp, f"{i:02d}-{d['benchmark']}.json"))
+        with open(paths[-1], "w") as f:
+            json.dump(d, f)
+    # the same vecadd twice: a before/after section with every point matched
+    paths.append(os.path.join(tmp, "vecadd-again.json"))
+    with open(paths[-1], "w") as f:
+        json.dump(minimal_all(MINIMAL[case])[0], f)
+    out = os.path.join(tmp, "out.html")
+    r = run(report, paths + ["-o", out, "--png", os.path.join(tmp, "png")])
+    fails = [] if r.returncode == 0 else [f"exit {r.returncode}, expected 0"]
+    if r.returncode == 0:
+        with open(out, encoding="utf-8") as f:
+            page = f.read()
+        for d in minimal_all(MINIMAL[case]):
+            if f'data-benchmark="{d["benchmark"]}"' not in page:
+                fails.append(f"no section for {d['benchmark']}")
+    return fails, r
+
+
+def main():
+    report, case = sys.argv[1], sys.argv[2]
+    with tempfile.TemporaryDirectory() as tmp:
+        if case in CASES:
+            fails, r = bad_case(report, case, tmp)
+        elif case in MINIMAL:
+            fails, r = minimal_case(report, case, tmp)
+        else:
+            fails, r = usage_case(report, case, tmp)
+    for f in fails:
+        print("FAIL:", f)
+    if fails:
+        print("--- stdout ---\n" + r.stdout + "--- stderr ---\n" + r.stderr)
+    return 1 if fails else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,222 @@
+#!/usr/bin/env python3
+"""Builds a report from CPU runs' documents and checks the page's structure.
+
+usage: report_structure.py BENCH REPORT_PY
+
+Checks: a section per document with the benchmark's chart (sg-info: its table); every chart
+has labelled axes with the expected words; every ok point is drawn once (a marker or a bar
+with a `pt-ok-*` id) and every failed or skipped point is marked (`pt-bad-*`); each SVG is
+well-formed XML; the before/after sections list regressions first; ids are unique; nothing
+outside the page is referenced (the SVG namespace is the one address allowed); a PNG per chart.
+"""
+import json
+import os
+import re
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+
+import report_docs
+
+SVG_NS = "http://www.w3.org/2000/svg"
+ALLOWED_URLS = {SVG_NS}
+# Per benchmark: the chart kind, and words its axis labels must contain.
+EXPECT = {
+    "vecadd": ("sweep", ["work-groups per launch", "kernel time (", "bandwidth (GB/s)",
+                         "model: waves", "model: last wave's occupancy (%)"]),
+    "occupancy": ("residency", ["work-group size (work-items)", "resident work-groups"]),
+    "occupancy-waves": ("occupancy-waves", ["work-groups per launch", "kernel time (",
+                                            "model: waves"]),
+    "sg-copy": ("sg-copy", ["bytes per buffer", "fraction of the copy ceiling"]),
+    "transpose": ("transpose", ["matrix (ints)", "fraction of the copy ceiling"]),
+    "atomics": ("atomics", ["contention pattern", "atomic fetch-adds per second",
+                            "latency per atomic (ns)"]),
+    "latency": ("latency", ["working set", "latency per dependent load (ns)"]),
+    "compare": ("before-after", ["change of the median time"]),
+}
+ORDER = {"regression": 0, "improvement": 1, "same": 2, "other": 3}
+SVG_NAMES = "{%s}" % SVG_NS
+
+errors = []
+
+
+def check(cond, msg):
+    if not cond:
+        errors.append(msg)
+
+
+def sections(page):
+    """(attributes, body) of every <section>."""
+    out = []
+    for m in re.finditer(r"<section ([^>]*)>(.*?)</section>", page, re.S):
+        attrs = dict(re.findall(r'([\w-]+)="([^"]*)"', m.group(1)))
+        out.append((attrs, m.group(2)))
+    return out
+
+
+def figures(body):
+    return [(dict(re.findall(r'([\w-]+)="([^"]*)"', m.group(1))), m.group(2))
+            for m in re.finditer(r'<figure class="chart" ([^>]*)>(.*?)</figure>', body, re.S)]
+
+
+def svg_of(fig_body, where):
+    m = re.search(r"<svg\b.*?</svg>", fig_body, re.S)
+    check(m is not None, f"{where}: no <svg>")
+    if m is None:
+        return None
+    try:
+        return ET.fromstring(m.group(0))
+    except ET.ParseError as e:
+        check(False, f"{where}: the SVG is not well-formed XML: {e}")
+        return None
+
+
+def texts(el):
+    return " ".join(t.strip() for t in el.itertext() if t.strip())
+
+
+def marks(svg, kind):
+    """Points drawn: <use> markers inside groups with a pt-KIND-* id, one per pt-KIND-bar-*."""
+    n = 0
+    for g in svg.iter(SVG_NAMES + "g"):
+        gid = g.get("id", "")
+        m = re.match(r"c\d+-pt-(\w+)-(.*)", gid)
+        if not m or m.group(1) != kind:
+            continue
+        if m.group(2).startswith("bar"):
+            n += 1
+        else:
+            n += sum(1 for _ in g.iter(SVG_NAMES + "use"))
+    return n
+
+
+def check_axes(svg, where, words):
+    labels = {"xlabel": [], "ylabel": []}
+    for g in svg.iter(SVG_NAMES + "g"):
+        m = re.match(r"c\d+-([xy]label)-\d+$", g.get("id", ""))
+        if m:
+            labels[m.group(1)].append(texts(g))
+    check(any(labels["xlabel"]), f"{where}: no x-axis label")
+    check(any(labels["ylabel"]), f"{where}: no y-axis label")
+    joined = " | ".join(labels["xlabel"] + labels["ylabel"])
+    for w in words:
+        check(w in joined, f"{where}: no axis label containing {w!r} (labels: {joined})")
+
+
+def check_doc_section(attrs, body, doc):
+    name, bench = attrs.get("data-file"), doc["benchmark"]
+    where = f"section {name}"
+    check(attrs.get("data-benchmark") == bench, f"{where}: benchmark {attrs.get('data-benchmark')}")
+    check("Device and run" in body and "<th>command</th>" in body, f"{where}: no run facts")
+    if bench == "sg-info":
+        rows = re.findall(r'<tr data-status="(\w+)"', body)
+        check(len(rows) == len(doc["points"]), f"{where}: {len(rows)} table rows, "
+              f"{len(doc['points'])} points")
+        return 0
+    figs = figures(body)
+    kind, words = EXPECT[bench]
+    kinds = [a.get("data-kind") for a, _ in figs]
+    check(kind in kinds, f"{where}: no {kind} chart (charts: {kinds})")
+    ok = sum(p["status"] == "ok" for p in doc.get("points", []))
+    bad = len(doc.get("points", [])) - ok
+    drawn_ok = drawn_bad = drawn_cmp = 0
+    for a, fb in figs:
+        svg = svg_of(fb, f"{where} chart {a.get('id')}")
+        if svg is None:
+            continue
+        check_axes(svg, f"{where} chart {a.get('data-kind')}", words)
+        drawn_ok += marks(svg, "ok")
+        drawn_bad += marks(svg, "bad")
+        drawn_cmp += marks(svg, "cmp")
+    if bench == "compare":
+        check(drawn_cmp == len(doc["verdicts"]),
+              f"{where}: {drawn_cmp} verdicts drawn, {len(doc['verdicts'])} in the document")
+        check_verdict_table(body, where, len(doc["verdicts"]))
+    else:
+        check(drawn_ok == ok, f"{where}: {drawn_ok} ok points drawn, {ok} in the document")
+        check(drawn_bad == bad, f"{where}: {drawn_bad} failed/skipped points marked, {bad} in "
+              f"the document")
+        if bad:
+            check('class="notes"' in body, f"{where}: failed/skipped points not listed")
+    return len(figs)
+
+
+def check_verdict_table(body, where, expected):
+    classes = re.findall(r'<tr class="v-\w+" data-verdict="(\w+)"', body)
+    check(len(classes) == expected, f"{where}: {len(classes)} verdict rows, {expected} expected")
+    ranks = [ORDER[c] for c in classes]
+    check(ranks == sorted(ranks), f"{where}: verdicts not ordered regressions first: {classes}")
+
+
+def check_self_contained(page):
+    for url in re.findall(r"[a-z]+://[^\s\"'<>)]*", page):
+        check(url in ALLOWED_URLS, f"external reference in the page: {url}")
+    for m in re.finditer(r'xmlns(:\w+)?="([^"]*)"', page):
+        check(m.group(2) == SVG_NS, f"namespace other than SVG's: {m.group(0)}")
+    for bad in ("<script", "<link", "<img", "<iframe", "<object", "<embed", "@import",
+                "@font-face", " src="):
+        check(bad not in page.lower(), f"the page contains {bad!r}")
+    for m in re.finditer(r'href="([^"]*)"', page):
+        check(m.group(1).startswith("#"), f"link out of the page: {m.group(0)}")
+    for m in re.finditer(r"url\(([^)]*)\)", page):
+        check(m.group(1).startswith("#"), f"url() out of the page: {m.group(0)}")
+    ids = re.findall(r'\bid="([^"]+)"', page)
+    dup = sorted({i for i in ids if ids.count(i) > 1})
+    check(not dup, f"duplicate ids: {dup[:10]}")
+
+
+def main():
+    bench, report_py = sys.argv[1], sys.argv[2]
+    with tempfile.TemporaryDirectory() as tmp:
+        docs = report_docs.make(bench, tmp)
+        out, png = os.path.join(tmp, "report.html"), os.path.join(tmp, "png")
+        r = report_docs.report(report_py, docs, out, png)
+        check(r.returncode == 0, f"report exit {r.returncode}: {r.stderr}")
+        if r.returncode != 0:
+            return finish()
+        check("Traceback" not in r.stderr, f"report printed a traceback: {r.stderr}")
+        with open(out, encoding="utf-8") as f:
+            page = f.read()
+        check(page.startswith("<!DOCTYPE html>"), "the page does not start with <!DOCTYPE html>")
+        check_self_contained(page)
+        secs = sections(page)
+        by_file = {a.get("data-file"): (a, b) for a, b in secs if "doc" in a.get("class", "")}
+        nfig = 0
+        for path in docs:
+            with open(path) as f:
+                doc = json.load(f)
+            name = os.path.basename(path)
+            check(name in by_file, f"no section for {name}")
+            if name in by_file:
+                nfig += check_doc_section(*by_file[name], doc)
+        compares = [(a, b) for a, b in secs if a.get("class") == "compare"]
+        check(len(compares) >= 1, "no before/after section for the two vecadd runs")
+        for a, b in compares:
+            where = f"before/after {a.get('id')}"
+            n = len(re.findall(r'<tr class="v-\w+" data-verdict', b))
+            check_verdict_table(b, where, n)
+            both = len(re.findall(r'data-both="yes"', b))
+            figs = figures(b)
+            drawn = sum(marks(s, "cmp") for s in (svg_of(fb, where) for _, fb in figs)
+                        if s is not None)
+            check(drawn == both, f"{where}: {drawn} points drawn, {both} found in both runs")
+            nfig += len(figs)
+        check("disagree" in by_file.get("occupancy-disagree.json", ({}, ""))[1],
+              "the occupancy point the model does not predict is not marked")
+        pngs = sorted(os.listdir(png)) if os.path.isdir(png) else []
+        check(len(pngs) == nfig, f"{len(pngs)} PNG files for {nfig} charts")
+        for p in pngs:
+            with open(os.path.join(png, p), "rb") as f:
+                check(f.read(8) == b"\x89PNG\r\n\x1a\n", f"{p} is not a PNG")
+        print(f"{len(docs)} documents, {nfig} charts, {len(page)} bytes")
+    return finish()
+
+
+def finish():
+    for e in errors:
+        print("FAIL:", e)
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

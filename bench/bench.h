@@ -14,5 +14,6 @@ extern const struct bench_ops transpose_bench;
 extern const struct bench_ops atomics_bench;
 extern const struct bench_ops latency_bench;
 extern const struct bench_ops compare_bench;
+extern const struct bench_ops export_bench;
 
 #endif

@@ -1,7 +1,8 @@
 /*
  * bench compare: what its files share. compare.c is the row (options, matching,
- * verdicts), compare_doc.c reads and checks results documents, compare_out.c writes
- * the table, the compare document, JUnit and Markdown.
+ * verdicts), compare_doc.c reads and checks results documents (bench export reads
+ * them with it too), compare_out.c writes the table, the compare document, JUnit and
+ * Markdown.
  */
 #ifndef BENCH_COMPARE_H
 #define BENCH_COMPARE_H
@@ -59,6 +60,8 @@ struct cmp_doc {
  */
 void cmp_doc_load(struct cmp_doc *d, const char *path);
 void cmp_doc_free(struct cmp_doc *d);
+/* s in lower-case letters and digits, every other run of characters one '-'. */
+void cmp_slug(const char *s, char *out, size_t len);
 /* "nvidia-h100-80gb-hbm3--gpu.json": the baseline file name for a document. */
 void cmp_baseline_name(const struct cmp_doc *d, char *buf, size_t len);
 

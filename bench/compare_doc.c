@@ -333,8 +333,7 @@ void cmp_doc_free(struct cmp_doc *d)
 	memset(d, 0, sizeof(*d));
 }
 
-/* Lower-case letters and digits; every other run of characters one '-'. */
-static void slug(const char *s, char *out, size_t len)
+void cmp_slug(const char *s, char *out, size_t len)
 {
 	size_t o = 0;
 
@@ -353,7 +352,7 @@ void cmp_baseline_name(const struct cmp_doc *d, char *buf, size_t len)
 {
 	char dev[256], name[128];
 
-	slug(d->device, dev, sizeof(dev));
-	slug(d->name ? d->name : "results", name, sizeof(name));
+	cmp_slug(d->device, dev, sizeof(dev));
+	cmp_slug(d->name ? d->name : "results", name, sizeof(name));
 	snprintf(buf, len, "%s--%s.json", dev, name);
 }

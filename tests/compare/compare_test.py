@@ -415,6 +415,86 @@ def case_real():
         check(r.code == 1 and set(v.values()) == {"regressed"}, f"real: +10 % regressed {v}", r)
 
 
+def export(docs, *args):
+    """Writes the documents and runs bench export lnt on them: (exit, stdout+stderr, report)."""
+    with tempfile.TemporaryDirectory() as d:
+        paths = []
+        for i, content in enumerate(docs):
+            paths.append(os.path.join(d, f"doc{i}.json"))
+            with open(paths[-1], "w") as f:
+                f.write(content if isinstance(content, str) else json.dumps(content))
+        out = os.path.join(d, "lnt.json")
+        cmd = [BENCH, "export"] + [a.replace("@OUT", out) for a in args[:1]] + paths + \
+            [a.replace("@OUT", out) for a in args[1:]]
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        report = None
+        if os.path.exists(out):
+            with open(out) as f:
+                report = json.load(f)
+        left = [n for n in os.listdir(d) if n.startswith("lnt.json.tmp")]
+        return r.returncode, r.stdout + r.stderr, report, left
+
+
+def case_export():
+    """bench export lnt: LNT's report format 2 (the lnt suite imports it into LNT itself)."""
+    pts = sweep(3)
+    pts.append(point(4, status="failed", reason="wrong"))
+    pts.append(point(5, status="skipped"))
+    pts.append(copy.deepcopy(pts[0]))                    # the same configuration again
+    for p in pts[:3]:
+        p["metrics"] = {"bytes": 1.2e6}
+        p["wall_ns"] = {"n": 12, "samples": [v + 1000 for v in p["time_ns"]["samples"]]}
+    occ = {"benchmark": "occupancy", "params": {"wg_size": 256, "spin": 2048, "sg_size_kernel": 32},
+           "status": "ok", "reason": None, "validated": True, "measured": {"resident_wg": 1056}}
+    a = doc(pts + [occ], timestamp="2026-11-23T10:00:00Z")
+    b = doc(sweep(1), timestamp="2026-11-23T10:05:00Z", end_timestamp="2026-11-23T10:09:30Z")
+    code, out, rep, left = export([a, b], "lnt", "--order", "41", "-o", "@OUT")
+    check(code == 0 and rep, f"export: exit 0 and a report: {out}")
+    if not rep:
+        return
+    check(rep["format_version"] == "2", "export: format_version '2'")
+    m = rep["machine"]
+    check(m["name"] == "runner1--test-gpu-9000" and m["device"] == "Test GPU 9000"
+          and m["driver"] == "1.2.3" and m["hierarchy"] == "not recorded"
+          and all(isinstance(v, str) for v in m.values()), f"export: machine {m}")
+    r = rep["run"]
+    check(r["start_time"] == "2026-11-23T10:00:00" and r["end_time"] == "2026-11-23T10:09:30"
+          and r["llvm_project_revision"] == "41", f"export: run {r}")
+    t = {x["name"]: x for x in rep["tests"]}
+    name1 = "vecadd.2/groups=1/wg_size=512/n=65536"
+    check(set(t) == {name1, "vecadd.2/groups=2/wg_size=512/n=131072",
+                     "vecadd.2/groups=3/wg_size=512/n=196608", "vecadd.2/groups=4/wg_size=512/n=262144",
+                     name1 + "#2", name1 + "#3", "occupancy/wg_size=256"},
+          f"export: test names {sorted(t)}")
+    x = t[name1]
+    us = [v / 1000 for v in pts[0]["time_ns"]["samples"]]
+    check(len(x["execution_time"]) == 12 and all(abs(p - q) < 1e-9 for p, q in zip(x["execution_time"], us)),
+          "export: every repetition in us")
+    check(len(x["wall_time"]) == 12 and abs(x["wall_time"][0] - us[0] - 1) < 1e-9, "export: wall time in us")
+    check(abs(x["bandwidth"][0] - 1.2e6 / pts[0]["time_ns"]["samples"][0]) < 1e-9, "export: GB/s")
+    check(t["vecadd.2/groups=4/wg_size=512/n=262144"] == {"name": "vecadd.2/groups=4/wg_size=512/n=262144",
+                                                          "execution_status": 1}, "export: a failed point")
+    check(t["occupancy/wg_size=256"].get("resident_wg") == 1056, "export: residency")
+    for args, docs, msg in (
+            (["csv", "-o", "@OUT"], [a], "the one format is 'lnt' (got 'csv')"),
+            (["lnt", "-o", "@OUT"], [a], "--order is required"),
+            (["lnt", "--order", "r123", "-o", "@OUT"], [a], "--order 'r123' is not a number"),
+            (["lnt", "--order", "3"], [a], "-o FILE is required"),
+            (["lnt", "--order", "3", "-o", "/nonexistent/x.json"], [a], "-o cannot write"),
+            (["lnt", "--order", "driver", "-o", "@OUT"], [doc([], device=dict(DEVICE, driver_version="3.1+debian"))],
+             "device.driver_version: '3.1+debian' is not dotted integers"),
+            (["lnt", "--order", "3", "-o", "@OUT"], [a, doc([], device=dict(DEVICE, name="Other"))],
+             "come from different machines"),
+            (["lnt", "--order", "3", "-o", "@OUT"], [a, "{"], "doc1.json: truncated JSON"),
+            (["lnt", "--order", "3", "-o", "@OUT"], [doc([], timestamp="yesterday")],
+             "doc0.json: timestamp: 'yesterday' is not a UTC ISO 8601 time")):
+        code, out, rep, left = export(docs, *args)
+        check(code == 2 and msg in out and rep is None and not left,
+              f"export {args}: exit 2 with {msg!r}, nothing written: exit {code}\n{out}")
+    code, out, rep, _ = export([doc([])], "lnt", "--order", "driver", "-o", "@OUT")
+    check(code == 0 and rep["run"]["llvm_project_revision"] == "1.2.3", f"export: --order driver {out}")
+
+
 CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
 
 if __name__ == "__main__":

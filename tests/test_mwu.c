@@ -6,7 +6,8 @@
  *     at most 0.05 and at U_crit + 1 above it; the p-values themselves are scipy's
  *   - scipy.stats.mannwhitneyu(x, y, method="exact") on samples without ties
  *   - with ties, scipy.stats.permutation_test of U with n_resamples=inf (every split
- *     of the pooled samples enumerated, two-sided = twice the smaller tail)
+ *     of the pooled samples enumerated, two-sided = twice the smaller tail), and for
+ *     25-30 a side the splits counted by midrank sum with Python's exact integers
  *   - past the exact table's size, scipy's method="asymptotic" (tie- and
  *     continuity-corrected)
  * Every number comes from tests/compare/stats_reference.py (scipy 1.17.1, numpy 2.4.6).
@@ -218,6 +219,35 @@ static void test_ties(void)
 	}
 }
 
+/* Larger tied samples against counts of every split with Python integers (another algorithm). */
+static const double lt0_x[] = { 9, 8, 10, 11, 12, 11, 10, 9, 12, 13, 11, 9, 9, 13, 11, 8, 10, 9, 9, 10,
+				9, 11, 10, 10, 11 };
+static const double lt0_y[] = { 11, 8, 10, 9, 10, 8, 10, 10, 10, 8, 9, 8, 8, 10, 8, 12, 11, 7, 10, 8,
+				10, 10, 7, 10, 10, 11, 8, 11, 8, 10 };
+static const double lt1_x[] = { 9, 12, 11, 14, 11, 11, 11, 9, 10, 12, 9, 10, 10, 11, 9, 10, 10, 10, 9,
+				11, 8, 8, 8, 11, 9, 9, 8, 11, 8, 8 };
+static const double lt1_y[] = { 11, 8, 10, 10, 9, 10, 12, 9, 8, 7, 10, 9, 10, 9, 9, 9, 9, 10, 9, 10,
+				13, 11, 8, 13, 11, 9, 11, 10, 9, 9 };
+
+static void test_larger_ties(void)
+{
+	static const struct {
+		const double *x; size_t n; const double *y; size_t m; double u, p, p_le, p_ge;
+	} c[] = {
+		{ CASE(lt0_x, lt0_y), 492.0, 0.042412611042946656, 0.9792857131368807, 0.021206305521473328 },
+		{ CASE(lt1_x, lt1_y), 480.5, 0.6484373644346108, 0.678596396042078, 0.3242186822173054 },
+	};
+	for (size_t i = 0; i < N(c); i++) {
+		struct mwu_result r;
+		CHECK(mwu_test(c[i].x, c[i].n, c[i].y, c[i].m, &r));
+		CHECK_NEAR(r.u, c[i].u, 0);
+		CHECK_NEAR(r.p, c[i].p, 1e-11);
+		CHECK_NEAR(r.p_le, c[i].p_le, 1e-11);
+		CHECK_NEAR(r.p_ge, c[i].p_ge, 1e-11);
+		CHECK(r.ties && r.method == MWU_EXACT);
+	}
+}
+
 /* 300 a side, U near the centre: past the exact table, the normal approximation. */
 static void test_large(void)
 {
@@ -261,6 +291,7 @@ int main(void)
 	test_critical_values();
 	test_no_ties();
 	test_ties();
+	test_larger_ties();
 	test_large();
 	test_edges();
 	return UNIT_RESULT();

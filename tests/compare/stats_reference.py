@@ -74,6 +74,40 @@ for x, y in (([10, 11, 11, 12, 12, 12, 13, 14, 15], [12, 13, 13, 14, 15, 15, 15,
     print(f"  x = {x}\n  y = {y}\n  U = {float(r.statistic)!r}, p = {float(r.pvalue)!r}, "
           f"p_le = {float(lo.pvalue)!r}, p_ge = {float(hi.pvalue)!r}")
 
+# --- larger tied samples: the exact distribution counted again, with Python integers ---
+def exact_counts(x, y):
+    """P(U <= u), P(U >= u) and the two-sided p by counting every split of the pooled
+    values: a different algorithm (subsets counted by doubled midrank sum, exact integers)."""
+    pooled = sorted(x + y)
+    rank2 = {}
+    for v in set(pooled):
+        first = pooled.index(v) + 1
+        last = len(pooled) - pooled[::-1].index(v)
+        rank2[v] = first + last                      # twice the midrank
+    n = len(x)
+    ways = [dict() for _ in range(n + 1)]            # ways[k][doubled rank sum]
+    ways[0][0] = 1
+    for v in pooled:
+        r = rank2[v]
+        for k in range(n - 1, -1, -1):
+            for s_, c in ways[k].items():
+                ways[k + 1][s_ + r] = ways[k + 1].get(s_ + r, 0) + c
+    obs = sum(rank2[v] for v in x)
+    total = sum(ways[n].values())
+    le = sum(c for s_, c in ways[n].items() if s_ <= obs)
+    ge = sum(c for s_, c in ways[n].items() if s_ >= obs)
+    u = (obs - n * (n + 1)) / 2
+    return u, le / total, ge / total, min(1.0, 2 * min(le, ge) / total)
+
+
+print("\nlarger, tied (exact counts with Python integers):")
+trng = np.random.default_rng(5)
+for n, m, shift in ((25, 30, 0.4), (30, 30, 0.0)):
+    x = [int(v) for v in np.round(trng.normal(10 + shift, 1.5, n))]
+    y = [int(v) for v in np.round(trng.normal(10, 1.5, m))]
+    u, le, ge, p = exact_counts(x, y)
+    print(f"  x = {x}\n  y = {y}\n  U = {u!r}, p = {p!r}, p_le = {le!r}, p_ge = {ge!r}")
+
 # --- the normal approximation (used past the exact table's size) ---
 print("\nlarge, tied (scipy mannwhitneyu, method='asymptotic', continuity corrected):")
 x = np.round(rng.normal(1000, 20, 300))

@@ -8,7 +8,8 @@
  *      side (fewer: inconclusive, never a guess);
  *   2. magnitude: the bootstrap interval of median(NEW) / median(BASE) (host/boot.c)
  *      lies wholly outside the noise band 1 +- noise.
- * Both passed: regressed (slower) or improved; otherwise unchanged. A status gone
+ * Both passed: regressed (slower) or improved, where U agrees on the direction
+ * (inconclusive where it does not); otherwise unchanged. A status gone
  * to failed (or skipped), or a validation lost, is failed; a different residency or
  * sub-group size is changed. The gates follow Google Benchmark's U test, criterion's
  * noise band and Pinpoint's inconclusive.
@@ -277,10 +278,16 @@ static enum cmp_verdict timing_verdict(const struct compare_opts *o, struct cmp_
 	r->significant = t.p < o->alpha;
 	r->outside_noise = ci.lo > 1 + band || ci.hi < 1 - band;
 	if (r->significant && r->outside_noise) {
-		note(r, "%s by %.1f %% (interval %+.1f..%+.1f %%), p = %.2g",
-		     ci.lo > 1 ? "slower" : "faster", fabs(r->ratio - 1) * 100, (ci.lo - 1) * 100,
-		     (ci.hi - 1) * 100, t.p);
-		return ci.lo > 1 ? CMP_REGRESSED : CMP_IMPROVED;
+		/* U above n m / 2: NEW's repetitions tend to be the longer ones */
+		bool slower = ci.lo > 1, u_slower = t.u > (double)(b->n * n->n) / 2;
+		if (slower != u_slower) {
+			note(r, "the medians (ratio %.3f) and the U test (U %g of %zu) disagree on the "
+			     "direction: differently shaped samples", r->ratio, t.u, b->n * n->n);
+			return CMP_INCONCLUSIVE;
+		}
+		note(r, "%s by %.1f %% (interval %+.1f..%+.1f %%), p = %.2g", slower ? "slower" : "faster",
+		     fabs(r->ratio - 1) * 100, (ci.lo - 1) * 100, (ci.hi - 1) * 100, t.p);
+		return slower ? CMP_REGRESSED : CMP_IMPROVED;
 	}
 	if (r->significant)
 		note(r, "a significant change (p = %.2g) within the +-%g %% noise band", t.p, r->noise_pct);

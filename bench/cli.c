@@ -137,35 +137,82 @@ static void store(const struct cli_opt *o, void *base, const char *arg)
 	}
 }
 
-/* Builds getopt_long's table from the sets; ids are 0x1000 + set * 256 + index. */
-static size_t long_options(const struct cli_set *sets, size_t n_sets, struct option *lo)
+/* Option ids: 0x1000 + set * 256 + index. */
+static int opt_id(size_t s, size_t i)
 {
-	size_t n = 0;
+	return (int)(0x1000 + s * 256 + i);
+}
+
+/* Builds getopt_long's table and short options ("+:h" and the one-letter aliases). */
+static size_t long_options(const struct cli_set *sets, size_t n_sets, struct option *lo,
+			   char *shorts, size_t len)
+{
+	size_t n = 0, ns = strlen(strcpy(shorts, "+:h"));
 
 	for (size_t s = 0; s < n_sets; s++)
 		for (size_t i = 0; sets[s].opts[i].kind != CLI_END; i++) {
-			if (n + 2 >= CLI_MAX_OPTS)
+			const struct cli_opt *o = &sets[s].opts[i];
+			if (n + 2 >= CLI_MAX_OPTS || ns + 3 >= len)
 				cli_die(EXIT_FAIL, "bench bug: more than %d options", CLI_MAX_OPTS);
-			lo[n++] = (struct option){ sets[s].opts[i].name,
-						   sets[s].opts[i].kind == CLI_FLAG ? no_argument
-										    : required_argument,
-						   NULL, (int)(0x1000 + s * 256 + i) };
+			lo[n++] = (struct option){ o->name, o->kind == CLI_FLAG ? no_argument
+									 : required_argument,
+						   NULL, opt_id(s, i) };
+			if (o->short_name) {
+				shorts[ns++] = o->short_name;
+				if (o->kind != CLI_FLAG)
+					shorts[ns++] = ':';
+				shorts[ns] = '\0';
+			}
 		}
 	lo[n++] = (struct option){ "help", no_argument, NULL, 'h' };
 	lo[n] = (struct option){ 0 };
 	return n;
 }
 
-void cli_parse(int argc, char **argv, const struct cli_set *sets, size_t n_sets,
-	       void (*usage)(FILE *f))
+/* The option id of a one-letter alias (0: none). */
+static int short_id(const struct cli_set *sets, size_t n_sets, int c)
+{
+	for (size_t s = 0; s < n_sets; s++)
+		for (size_t i = 0; sets[s].opts[i].kind != CLI_END; i++)
+			if (sets[s].opts[i].short_name == c)
+				return opt_id(s, i);
+	return 0;
+}
+
+/* Keeps an operand, or refuses it where the command takes none. */
+static void operand(struct cli_operands *ops, const char *arg, int argc)
+{
+	if (!ops)
+		cli_usage_error("unexpected argument '%s'", arg);
+	if (!ops->v && !(ops->v = calloc((size_t)argc, sizeof(*ops->v))))
+		cli_die(EXIT_FAIL, "out of host memory");
+	ops->v[ops->n++] = arg;
+}
+
+void cli_parse_operands(int argc, char **argv, const struct cli_set *sets, size_t n_sets,
+			void (*usage)(FILE *f), struct cli_operands *ops)
 {
 	struct option lo[CLI_MAX_OPTS];
+	char shorts[3 * CLI_MAX_OPTS + 4];
 	int c;
 
-	long_options(sets, n_sets, lo);
+	long_options(sets, n_sets, lo, shorts, sizeof(shorts));
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+:h", lo, NULL)) != -1) {
+	for (;;) {
+		c = getopt_long(argc, argv, shorts, lo, NULL);
+		if (c == -1) {
+			/* an operand stops getopt ('+'); take it and go on, unless "--" came first */
+			if (optind >= argc)
+				break;
+			if (strcmp(argv[optind - 1], "--") == 0) {
+				while (optind < argc)
+					operand(ops, argv[optind++], argc);
+				break;
+			}
+			operand(ops, argv[optind++], argc);
+			continue;
+		}
 		if (c == 'h') {
 			usage(stdout);
 			exit(EXIT_OK);
@@ -176,13 +223,19 @@ void cli_parse(int argc, char **argv, const struct cli_set *sets, size_t n_sets,
 				cli_usage_error("option '%s' needs a value", o);
 			cli_usage_error("unknown option '%s'", o);
 		}
+		if (c < 0x1000)
+			c = short_id(sets, n_sets, c);
 		size_t s = (size_t)(c - 0x1000) / 256, i = (size_t)(c - 0x1000) % 256;
 		store(&sets[s].opts[i], sets[s].base, optarg);
 		if (sets[s].given)
 			sets[s].given[i] = true;
 	}
-	if (optind < argc)
-		cli_usage_error("unexpected argument '%s'", argv[optind]);
+}
+
+void cli_parse(int argc, char **argv, const struct cli_set *sets, size_t n_sets,
+	       void (*usage)(FILE *f))
+{
+	cli_parse_operands(argc, argv, sets, n_sets, usage, NULL);
 }
 
 void cli_print_opts(FILE *f, const struct cli_opt *opts)
@@ -190,8 +243,11 @@ void cli_print_opts(FILE *f, const struct cli_opt *opts)
 	for (size_t i = 0; opts[i].kind != CLI_END; i++) {
 		char lead[64];
 		const char *h = opts[i].help;
+		char alias[8] = "";
 
-		snprintf(lead, sizeof(lead), "--%s%s%s", opts[i].name, opts[i].metavar ? " " : "",
+		if (opts[i].short_name)
+			snprintf(alias, sizeof(alias), "-%c, ", opts[i].short_name);
+		snprintf(lead, sizeof(lead), "%s--%s%s%s", alias, opts[i].name, opts[i].metavar ? " " : "",
 			 opts[i].metavar ? opts[i].metavar : "");
 		if (strlen(lead) > 15)
 			fprintf(f, "  %s\n  %-15s ", lead, "");

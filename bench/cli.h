@@ -66,6 +66,7 @@ struct cli_opt {
 	size_t n_names;
 	void (*fn)(void *base, const char *arg);
 	const char *help;        /* lines after the first start with '\n' and are indented */
+	char short_name;         /* a one-letter alias ('o' for -o), 0: none */
 };
 
 /* One table of options and the struct its offsets point into. */
@@ -85,6 +86,18 @@ struct cli_set {
  */
 void cli_parse(int argc, char **argv, const struct cli_set *sets, size_t n_sets,
 	       void (*usage)(FILE *f));
+/* A command's operands, the arguments that are not options (bench compare BASE NEW). */
+struct cli_operands {
+	const char **v;          /* argv's strings, in order (allocated; free it) */
+	size_t n;
+};
+
+/*
+ * Like cli_parse, but collects operands into ops instead of refusing them: options
+ * may come before, between or after them, and "--" makes the rest operands.
+ */
+void cli_parse_operands(int argc, char **argv, const struct cli_set *sets, size_t n_sets,
+			void (*usage)(FILE *f), struct cli_operands *ops);
 /* Prints the options of a table, aligned, one per line (with continuation lines). */
 void cli_print_opts(FILE *f, const struct cli_opt *opts);
 /* Whether option `name` of set s was given (false when no such option). */

@@ -475,10 +475,14 @@ int bench_run_main(const struct bench_ops *ops, int argc, char **argv)
 	if (ops->flags & BENCH_DEVICE)
 		sets[n++] = (struct cli_set){ common_cli, &co, co_given };
 	usage_ops = ops;
-	cli_parse(argc, argv, sets, n, usage_cb);
+	struct cli_operands *operands = ops->flags & BENCH_OPERANDS
+		? (struct cli_operands *)((char *)r.opts + ops->operands_off) : NULL;
+	cli_parse_operands(argc, argv, sets, n, usage_cb, operands);
 	if (ops->check)
 		ops->check(r.opts, &sets[0]);
 	rc = ops->main ? ops->main(r.opts) : run_points(&r);
+	if (operands)
+		free(operands->v);
 	free(r.opts);
 	return rc;
 }

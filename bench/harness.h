@@ -38,6 +38,7 @@ struct common_opts {
 enum bench_flags {
 	BENCH_DEVICE = 1 << 0,   /* runs kernels: the common options, a session and the point loop */
 	BENCH_SG = 1 << 1,       /* runs sub-group code: takes --sg-backend */
+	BENCH_OPERANDS = 1 << 2, /* takes operands: a struct cli_operands at operands_off in its options */
 };
 
 /* One column of a benchmark's text table: a heading and how to draw a point's cell. */
@@ -64,6 +65,7 @@ struct bench_ops {
 	/* after parsing, before any device: defaults that depend on what was given, checks (exit 2) */
 	void (*check)(void *opts, const struct cli_set *given);
 	int (*main)(void *opts);             /* commands without a point loop: the exit code */
+	size_t operands_off;                 /* BENCH_OPERANDS: where its operands go */
 
 	size_t params_size;                  /* sizeof its typed point parameters */
 	size_t (*plan)(struct bench_run *r);

@@ -122,12 +122,22 @@ static bool append(char **out, size_t *len, size_t *cap, const char *s, size_t n
 	return true;
 }
 
-/* Expands `#include "x"` lines from the same source set, depth-limited. */
+/* Appends `#line N "name"`, so a build log names the kernel file and its own line numbers. */
+static bool append_line(char **out, size_t *len, size_t *cap, unsigned line, const char *name)
+{
+	char buf[320];
+	int n = snprintf(buf, sizeof(buf), "#line %u \"%s\"\n", line, name);
+
+	return n > 0 && (size_t)n < sizeof(buf) && append(out, len, cap, buf, (size_t)n);
+}
+
+/* Expands `#include "x"` lines from the same source set, depth-limited, with #line marks. */
 static char *expand(const char *dir, const char *name, int depth, char *err, size_t errlen)
 {
 	char *src, *out = NULL;
 	size_t len = 0, cap = 0;
 	const char *p;
+	unsigned line = 1;
 
 	if (depth > 8) {
 		snprintf(err, errlen, "kernel includes nest deeper than 8 at '%s'", name);
@@ -136,14 +146,19 @@ static char *expand(const char *dir, const char *name, int depth, char *err, siz
 	src = load_file(dir, name, err, errlen);
 	if (!src)
 		return NULL;
-	for (p = src; *p;) {
+	if (!append_line(&out, &len, &cap, 1, name)) {
+		free(src);
+		return NULL;
+	}
+	for (p = src; *p; line++) {
 		const char *eol = strchr(p, '\n');
 		size_t n = eol ? (size_t)(eol - p + 1) : strlen(p);
 		char inc[256];
 		if (sscanf(p, "#include \"%255[^\"]\"", inc) == 1) {
 			char *sub = expand(dir, inc, depth + 1, err, errlen);
 			bool ok = sub && append(&out, &len, &cap, sub, strlen(sub)) &&
-				  append(&out, &len, &cap, "\n", 1);
+				  append(&out, &len, &cap, "\n", 1) &&
+				  append_line(&out, &len, &cap, line + 1, name);
 			free(sub);
 			if (!ok) {
 				free(out);

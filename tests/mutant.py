@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Proves a benchmark's validation catches a wrong kernel: copies the kernel folder,
 changes one piece of one kernel, runs the command on the copy (--kernels), and expects
-the failure and its message. @TMP@ in CMD is a folder of this run alone.
+the failure and its message. @TMP@ in CMD is a folder of this run alone; @LINE@ in an
+expected message is the line of the mutated code in its file.
 
 usage: mutant.py --kernels DIR --file NAME --find TEXT --replace TEXT
                  [--code N] --expect MSG [--expect MSG]... -- CMD...
@@ -37,6 +38,8 @@ def main():
         if a.find not in src:
             print(f"{a.file} no longer has the code this mutant changes:\n{a.find}")
             return 1
+        line = src[:src.index(a.find)].count("\n") + 1
+        a.expect = [m.replace("@LINE@", str(line)) for m in a.expect]
         with open(path, "w") as f:
             f.write(src.replace(a.find, a.replace, 1))
         cmd = [c.replace("@TMP@", d) for c in cmd]

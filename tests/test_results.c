@@ -358,6 +358,31 @@ static void test_same_file(const char *dir)
 	unlink(f);
 }
 
+/* Keys are data too: a comma, quote or line break in one is quoted, a long one kept whole. */
+static void test_csv_odd_keys(const char *dir)
+{
+	char path[512], err[512], text[2048], want[400], longkey[301];
+	struct res_out o;
+	json_t *doc = json_object(), *pts = json_array(), *p = json_object(), *pa = json_object();
+
+	memset(longkey, 'k', 300);
+	longkey[300] = '\0';
+	json_object_set_new(pa, "a,b", json_integer(1));
+	json_object_set_new(pa, "say \"x\"\n", json_integer(2));
+	json_object_set_new(pa, longkey, json_integer(3));
+	json_object_set_new(p, "params", pa);
+	json_array_append_new(pts, p);
+	json_object_set_new(doc, "points", pts);
+	snprintf(path, sizeof(path), "%s/k.csv", dir);
+	CHECK(res_out_open(&o, path, err, sizeof(err)));
+	CHECK(res_write_csv(&o, doc, err, sizeof(err)));
+	snprintf(want, sizeof(want), "status,reason,validated,\"params.a,b\",\"params.say \"\"x\"\" \","
+		 "params.%s\n,,,1,2,3\n", longkey);
+	CHECK(strcmp(slurp(path, text, sizeof(text)), want) == 0);
+	unlink(path);
+	json_decref(doc);
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/bench-test-results-XXXXXX";
@@ -371,6 +396,7 @@ int main(void)
 	snprintf(cmd, sizeof(cmd), "rm -f '%s'/*", dir);
 	if (system(cmd) != 0)
 		unit_failures++;
+	test_csv_odd_keys(dir);
 	test_char_device();
 	test_fifo(dir);
 	test_socket(dir);

@@ -3,7 +3,8 @@
 # platforms for the project's runs and tests. Safe to run again: it installs only
 # what is missing.
 #
-#   apt:  build tools, the ICD loader and headers, jansson, PoCL, clinfo
+#   apt:  build tools, the ICD loader and headers, jansson, PoCL, clinfo; for the fuzz
+#         suite only, clang and its libFuzzer (without them that suite is skipped)
 #   pip:  Intel's CPU OpenCL runtime (intel-opencl-rt + intel-cmplr-lib-rt) into
 #         the project-local prefix .deps/intel (a virtual environment)
 #   icd:  .deps/icd holds one .icd file per driver: the system's (/etc/OpenCL/vendors)
@@ -15,12 +16,13 @@ deps="$root/.deps"
 intel_pkgs=(intel-opencl-rt==2026.2.0 intel-cmplr-lib-rt==2026.2.0)
 apt_pkgs=(gcc meson ninja-build pkg-config python3 python3-venv ocl-icd-libopencl1
 	ocl-icd-opencl-dev opencl-c-headers opencl-headers pocl-opencl-icd clinfo libjansson-dev)
+fuzz_pkgs=(clang libclang-rt-dev)   # tests/fuzz: libFuzzer harnesses built by clang
 
 log() { printf 'setup: %s\n' "$*" >&2; }
 
-install_apt() {
+install_apt() { # PACKAGE...
 	local missing=() p
-	for p in "${apt_pkgs[@]}"; do
+	for p in "$@"; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
 			missing+=("$p")
 	done
@@ -58,7 +60,9 @@ register_icds() {
 	echo "$deps/intel/lib/libintelocl.so" >"$dir/intel-cpu.icd"
 }
 
-install_apt
+install_apt "${apt_pkgs[@]}"
+# The fuzz suite alone needs clang: where it cannot be installed, that suite is skipped (77).
+( install_apt "${fuzz_pkgs[@]}" ) || log "clang not installed: the fuzz suite will be skipped"
 install_intel
 register_icds
 log "OpenCL drivers registered in $deps/icd: $(cd "$deps/icd" && echo *.icd)"

@@ -6,7 +6,8 @@ the failure and its message.
 usage: mutant.py --kernels DIR --file NAME --find TEXT --replace TEXT
                  [--code N] --expect MSG [--expect MSG]... -- CMD...
 The mutation must apply (TEXT found in NAME) or the test fails: a kernel that no
-longer has the mutated code must get a new mutant, not a silent pass.
+longer has the mutated code must get a new mutant, not a silent pass. @TMPDIR@ in CMD is a
+folder of this run, removed after it.
 """
 import argparse
 import os
@@ -39,6 +40,7 @@ def main():
             return 1
         with open(path, "w") as f:
             f.write(src.replace(a.find, a.replace, 1))
+        cmd = [c.replace("@TMPDIR@", d) for c in cmd]
         r = subprocess.run(cmd + ["--kernels", d], capture_output=True, text=True)
     out = r.stdout + r.stderr
     missing = [m for m in a.expect if m not in out]

@@ -2,11 +2,13 @@
 #include "results.h"
 
 #include "dev.h"
+#include "range.h"
 #include "version.h"
 
 #include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -164,6 +166,28 @@ static bool open_existing(struct res_out *o, const struct stat *st, char *err, s
 		    err, errlen);
 }
 
+/*
+ * The descriptor a path names as such: "-" and /dev/stdout 1, /dev/stderr 2, /dev/fd/N and
+ * /proc/self/fd/N N (a shell's process substitution); -1 for any other path. Opening these
+ * names again would truncate, or replace, whatever the descriptor leads to.
+ */
+static int named_fd(const char *path)
+{
+	static const char *const fd_dirs[] = { "/dev/fd/", "/proc/self/fd/" };
+	uint64_t n;
+	char err[8];
+
+	if (strcmp(path, "-") == 0 || strcmp(path, "/dev/stdout") == 0)
+		return STDOUT_FILENO;
+	if (strcmp(path, "/dev/stderr") == 0)
+		return STDERR_FILENO;
+	for (size_t i = 0; i < sizeof(fd_dirs) / sizeof(fd_dirs[0]); i++)
+		if (strncmp(path, fd_dirs[i], strlen(fd_dirs[i])) == 0 &&
+		    parse_u64(path + strlen(fd_dirs[i]), 0, INT_MAX, &n, err, sizeof(err)))
+			return (int)n;
+	return -1;
+}
+
 bool res_out_open(struct res_out *o, const char *path, char *err, size_t errlen)
 {
 	struct stat st;
@@ -178,10 +202,12 @@ bool res_out_open(struct res_out *o, const char *path, char *err, size_t errlen)
 	o->path = strdup(path);
 	if (!o->path)
 		return fail(o, path, strerror(ENOMEM), err, errlen);
-	if (strcmp(path, "-") == 0 || strcmp(path, "/dev/stdout") == 0) {
+	o->fd = named_fd(path);
+	if (o->fd >= 0) {
 		o->stream = true;
-		o->fd = STDOUT_FILENO;
-		return true;
+		if (fcntl(o->fd, F_GETFD) == 0)
+			return true;
+		return fail(o, path, strerror(errno), err, errlen);
 	}
 	if (stat(path, &st) == 0)
 		return open_existing(o, &st, err, errlen);
@@ -216,8 +242,8 @@ bool res_out_commit(struct res_out *o, const char *data, size_t len, char *err, 
 {
 	bool ok;
 
-	if (o->fd == STDOUT_FILENO)
-		fflush(stdout);   /* rows printed so far come first */
+	if (o->stream && !o->own_fd)
+		fflush(o->fd == STDERR_FILENO ? stderr : stdout);   /* what was printed comes first */
 	ok = write_all(o->fd, data, len);
 	if (!o->stream)
 		ok = ok && fchmod(o->fd, o->mode) == 0 && fsync(o->fd) == 0;
@@ -255,8 +281,10 @@ void res_out_abort(struct res_out *o)
 /* Where a results path leads: its inode where it exists (true), else its resolved name in *name. */
 static bool path_id(const char *p, struct stat *st, char **name)
 {
+	int fd = named_fd(p);
+
 	*name = NULL;
-	if (strcmp(p, "-") == 0 ? fstat(STDOUT_FILENO, st) == 0 : stat(p, st) == 0)
+	if (fd >= 0 ? fstat(fd, st) == 0 : stat(p, st) == 0)
 		return true;
 	*name = resolve_new(p);
 	if (!*name)

@@ -16,7 +16,8 @@ struct dev_info;
  *   - a regular file, or a path that does not exist yet: a temporary file NAME.tmp.XXXXXX
  *     (mkstemp) is created beside it at open, filled at commit, synced and renamed over it;
  *     through a symbolic link, the link's target is replaced and the link stays;
- *   - "-" and "/dev/stdout": standard output, written as a stream (nothing created);
+ *   - "-" and "/dev/stdout": standard output, written as a stream (nothing created); likewise
+ *     /dev/stderr, and /dev/fd/N or /proc/self/fd/N: descriptor N as it is (not reopened);
  *   - a character device, FIFO or socket (/dev/null, a pipe): opened (a socket: connected) at
  *     open, written as a stream at commit, never replaced;
  *   - a directory, a block device, a dangling link, a folder name ("x/") or "": refused at open.
@@ -27,7 +28,7 @@ struct res_out {
 	char *tmp;    /* the temporary beside dest; NULL for a stream */
 	int fd;       /* -1 when closed */
 	bool stream;  /* written in place: stdout, a device, a FIFO or a socket */
-	bool own_fd;  /* fd was opened here (false for standard output) */
+	bool own_fd;  /* fd was opened here (false for a descriptor named by the path) */
 	unsigned mode; /* permissions the committed file gets */
 };
 
@@ -48,8 +49,8 @@ void res_out_abort(struct res_out *o);
 void res_out_abort_all_signal(void);
 /*
  * True when a and b name the same file: the same device and inode where both exist ("-" is
- * standard output), else the same path once the folder is resolved with realpath. False when
- * either is "" or NULL.
+ * standard output, /dev/fd/N descriptor N), else the same path once the folder is resolved with
+ * realpath. False when either is "" or NULL.
  */
 bool res_out_same_file(const char *a, const char *b);
 

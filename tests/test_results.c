@@ -207,6 +207,34 @@ static void test_socket(const char *dir)
 	unlink(a.sun_path);
 }
 
+/*
+ * A descriptor named by the path is written as it is, never reopened: /dev/fd/N of a regular
+ * file (a shell's "3>file") used to have that file replaced, /dev/fd/N of a closed descriptor
+ * is refused at open.
+ */
+static void test_named_fd(const char *dir)
+{
+	char path[512], name[64], buf[64], err[512] = "";
+	struct res_out o;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/via-fd", dir);
+	put_file(path, "head\n");
+	fd = open(path, O_WRONLY | O_APPEND);
+	CHECK(fd >= 0);
+	snprintf(name, sizeof(name), "/dev/fd/%d", fd);
+	CHECK(commit_text(name, "appended\n", err, sizeof(err)));
+	CHECK(strcmp(slurp(path, buf, sizeof(buf)), "head\nappended\n") == 0);
+	snprintf(name, sizeof(name), "/proc/self/fd/%d", fd);
+	CHECK(res_out_same_file(name, path));
+	CHECK(close(fd) == 0);   /* still open after the commit: the descriptor was not ours */
+	snprintf(name, sizeof(name), "/dev/fd/%d", fd);
+	CHECK(!res_out_open(&o, name, err, sizeof(err)));
+	CHECK_STR_CONTAINS(err, "': Bad file descriptor");
+	CHECK_EQ_U(count_entries(dir), 1);
+	unlink(path);
+}
+
 /* "-" and /dev/stdout write to fd 1 as it is (here a pipe); /dev/stdout stays a link. */
 static void test_stdout(void)
 {
@@ -401,6 +429,7 @@ int main(void)
 	test_fifo(dir);
 	test_socket(dir);
 	test_stdout();
+	test_named_fd(dir);
 	test_symlink(dir);
 	test_refused(dir);
 	test_leftover(dir);

@@ -5,7 +5,7 @@
 
 #include <CL/cl_ext.h>
 #include <ctype.h>
-#include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -335,19 +335,33 @@ static bool all_digits(const char *s, size_t len)
 	return len > 0 && strspn(s, "0123456789") >= len;
 }
 
+/* The value of len digits; false when it does not fit in an unsigned. */
+static bool digits_value(const char *s, size_t len, unsigned *v)
+{
+	*v = 0;
+	for (size_t i = 0; i < len; i++) {
+		if (*v > (UINT_MAX - (unsigned)(s[i] - '0')) / 10)
+			return false;
+		*v = *v * 10 + (unsigned)(s[i] - '0');
+	}
+	return true;
+}
+
 /* "N" or "P:D": the index (>= 0), -1 with a message, or -2 when spec is neither form. */
 static int match_index(const struct dev_name *d, size_t n, const char *spec, char *err,
 		       size_t errlen)
 {
 	const char *colon = strchr(spec, ':');
-	uint64_t a, b;
+	uint64_t idx;
+	unsigned a, b;
 
 	if (all_digits(spec, strlen(spec)))
-		return parse_u64(spec, 0, n - 1, &a, err, errlen) ? (int)a : -1;
+		return parse_u64(spec, 0, n - 1, &idx, err, errlen) ? (int)idx : -1;
 	if (!colon || !all_digits(spec, (size_t)(colon - spec)) ||
 	    !all_digits(colon + 1, strlen(colon + 1)))
 		return -2;
-	if (sscanf(spec, "%" SCNu64 ":%" SCNu64, &a, &b) == 2)
+	if (digits_value(spec, (size_t)(colon - spec), &a) &&
+	    digits_value(colon + 1, strlen(colon + 1), &b))
 		for (size_t i = 0; i < n; i++)
 			if (d[i].platform_index == a && d[i].device_index == b)
 				return (int)i;
@@ -384,8 +398,9 @@ int dev_match(const struct dev_name *devs, size_t n, const char *spec, int *code
 			if (hits == 1)
 				return idx;
 			if (hits > 1) {
-				snprintf(err, errlen, "'%s' matches %zu devices; give one's index, "
-					 "platform:device or full name:", spec, hits);
+				snprintf(err, errlen, "'%s' matches %zu devices; give one's index%s:",
+					 spec, hits, t == TIER_SUBSTRING ? ", platform:device or full name"
+									 : " or platform:device");
 				list_names(devs, n, t, spec, err, errlen);
 				return -1;
 			}

@@ -33,6 +33,8 @@ static const struct pick picks[] = {
 	{ "5", -1, 2, { "'5' is out of range: allowed 0..4", "the devices found are",
 		       "\n  4 (3:1) NVIDIA H100 80GB HBM3 [NVIDIA CUDA, GPU]" } },
 	{ "99999999999999999999", -1, 2, { "'99999999999999999999' overflows: allowed 0..4" } },
+	{ "99999999999:0", -1, 2, { "'99999999999:0' names no device: no device 0 on platform "
+				   "99999999999" } },
 	{ "2:1", -1, 2, { "'2:1' names no device: no device 1 on platform 2",
 			 "\n  0 (0:0) Intel(R) Arc(TM) A770 Graphics [Intel(R) OpenCL Graphics, GPU]" } },
 	/* '' used to mean the default device */
@@ -51,7 +53,8 @@ static const struct pick picks[] = {
 	{ "Intel(R) OpenCL", 1, 0, { NULL } },   /* platform name, also inside "... Graphics" */
 	{ "intel(r) opencl graphics", 0, 0, { NULL } },
 	/* an exact name shared by two devices is still ambiguous */
-	{ "NVIDIA H100 80GB HBM3", -1, 2, { "matches 2 devices", "\n  3 (3:0) NVIDIA H100",
+	{ "NVIDIA H100 80GB HBM3", -1, 2, { "matches 2 devices; give one's index or platform:device:",
+					   "\n  3 (3:0) NVIDIA H100",
 					   "\n  4 (3:1) NVIDIA H100" } },
 	{ "NVIDIA CUDA", -1, 2, { "'NVIDIA CUDA' matches 2 devices" } },
 	/* substrings of the device name, platform name or platform version */

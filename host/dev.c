@@ -1,8 +1,11 @@
 /* Device discovery, selection and the device report. */
 #include "dev.h"
 
+#include "range.h"
+
 #include <CL/cl_ext.h>
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -299,49 +302,160 @@ static bool contains_ci(const char *hay, const char *needle)
 	return false;
 }
 
-static void list_devices(const struct dev_list *l, char *buf, size_t len)
-{
-	size_t off = 0;
+/* How dev_match reads a spec that is not an index, strongest first. */
+enum match_tier { TIER_NAME, TIER_PLATFORM, TIER_SUBSTRING, N_TIERS, TIER_ANY = N_TIERS };
 
-	for (unsigned i = 0; i < l->n && off < len; i++)
-		off += (size_t)snprintf(buf + off, len - off, "\n  %u (%u:%u) %s [%s, %s]", i,
-					l->d[i].platform_index, l->d[i].device_index, l->d[i].name,
-					l->d[i].platform_name, dev_type_str(l->d[i].type));
+static bool tier_matches(const struct dev_name *d, enum match_tier t, const char *spec)
+{
+	switch (t) {
+	case TIER_NAME: return strcasecmp(d->name, spec) == 0;
+	case TIER_PLATFORM: return strcasecmp(d->platform, spec) == 0;
+	case TIER_SUBSTRING:
+		return contains_ci(d->name, spec) || contains_ci(d->platform, spec) ||
+		       contains_ci(d->platform_version, spec);
+	default: return true;
+	}
+}
+
+/* Appends "\n  I (P:D) NAME [PLATFORM, TYPE]" to buf for each device the tier matches. */
+static void list_names(const struct dev_name *d, size_t n, enum match_tier t, const char *spec,
+		       char *buf, size_t len)
+{
+	size_t off = strlen(buf);
+
+	for (size_t i = 0; i < n && off < len; i++)
+		if (tier_matches(&d[i], t, spec))
+			off += (size_t)snprintf(buf + off, len - off, "\n  %zu (%u:%u) %s [%s, %s]", i,
+						d[i].platform_index, d[i].device_index, d[i].name,
+						d[i].platform, d[i].type);
+}
+
+static bool all_digits(const char *s, size_t len)
+{
+	return len > 0 && strspn(s, "0123456789") >= len;
+}
+
+/* The value of len digits; false when it does not fit in an unsigned. */
+static bool digits_value(const char *s, size_t len, unsigned *v)
+{
+	*v = 0;
+	for (size_t i = 0; i < len; i++) {
+		if (*v > (UINT_MAX - (unsigned)(s[i] - '0')) / 10)
+			return false;
+		*v = *v * 10 + (unsigned)(s[i] - '0');
+	}
+	return true;
+}
+
+/* "N" or "P:D": the index (>= 0), -1 with a message, or -2 when spec is neither form. */
+static int match_index(const struct dev_name *d, size_t n, const char *spec, char *err,
+		       size_t errlen)
+{
+	const char *colon = strchr(spec, ':');
+	uint64_t idx;
+	unsigned a, b;
+
+	if (all_digits(spec, strlen(spec)))
+		return parse_u64(spec, 0, n - 1, &idx, err, errlen) ? (int)idx : -1;
+	if (!colon || !all_digits(spec, (size_t)(colon - spec)) ||
+	    !all_digits(colon + 1, strlen(colon + 1)))
+		return -2;
+	if (digits_value(spec, (size_t)(colon - spec), &a) &&
+	    digits_value(colon + 1, strlen(colon + 1), &b))
+		for (size_t i = 0; i < n; i++)
+			if (d[i].platform_index == a && d[i].device_index == b)
+				return (int)i;
+	snprintf(err, errlen, "'%s' names no device: no device %s on platform %.*s", spec,
+		 colon + 1, (int)(colon - spec), spec);
+	return -1;
+}
+
+int dev_match(const struct dev_name *devs, size_t n, const char *spec, int *code, char *err,
+	      size_t errlen)
+{
+	static const char found[] = "; the devices found are (index, platform:device):";
+	int idx = -2;
+
+	*code = DEV_EXIT_USAGE;
+	if (n == 0) {
+		*code = DEV_EXIT_NO_DEVICE;
+		snprintf(err, errlen, "no OpenCL device found");
+		return -1;
+	}
+	if (!*spec) {
+		snprintf(err, errlen, "'' names no device: give an index, platform:device, a device "
+			 "or platform name, or part of one%s", found);
+	} else if ((idx = match_index(devs, n, spec, err, errlen)) == -1) {
+		strncat(err, found, errlen - strlen(err) - 1);
+	} else if (idx == -2) {
+		for (enum match_tier t = TIER_NAME; t < N_TIERS; t++) {
+			size_t hits = 0;
+			for (size_t i = 0; i < n; i++)
+				if (tier_matches(&devs[i], t, spec)) {
+					hits++;
+					idx = (int)i;
+				}
+			if (hits == 1)
+				return idx;
+			if (hits > 1) {
+				snprintf(err, errlen, "'%s' matches %zu devices; give one's index%s:",
+					 spec, hits, t == TIER_SUBSTRING ? ", platform:device or full name"
+									 : " or platform:device");
+				list_names(devs, n, t, spec, err, errlen);
+				return -1;
+			}
+		}
+		snprintf(err, errlen, "'%s' names no device%s", spec, found);
+	} else {
+		return idx;
+	}
+	list_names(devs, n, TIER_ANY, spec, err, errlen);
+	return -1;
+}
+
+/* The first GPU, else the device with the most sub-group features. */
+static const struct dev_info *dev_default(const struct dev_list *l)
+{
+	const struct dev_info *best = &l->d[0];
+
+	for (unsigned i = 0; i < l->n; i++)
+		if (l->d[i].type & CL_DEVICE_TYPE_GPU)
+			return &l->d[i];
+	for (unsigned i = 1; i < l->n; i++)
+		if (sg_score(&l->d[i]) > sg_score(best))
+			best = &l->d[i];
+	return best;
+}
+
+const struct dev_info *dev_choose(const struct dev_list *l, const char *spec, int *code,
+				  char *err, size_t errlen)
+{
+	struct dev_name *names;
+	int i;
+
+	if (!spec && l->n > 0)
+		return dev_default(l);
+	if (!spec)
+		spec = "";   /* dev_match reports the empty list */
+	names = malloc((l->n ? l->n : 1) * sizeof(*names));
+	if (!names) {
+		*code = 1;
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	for (unsigned k = 0; k < l->n; k++)
+		names[k] = (struct dev_name){ l->d[k].name, l->d[k].platform_name,
+					      l->d[k].platform_version, dev_type_str(l->d[k].type),
+					      l->d[k].platform_index, l->d[k].device_index };
+	i = dev_match(names, l->n, spec, code, err, errlen);
+	free(names);
+	return i < 0 ? NULL : &l->d[i];
 }
 
 const struct dev_info *dev_select(const struct dev_list *l, const char *spec, char *err,
 				  size_t errlen)
 {
-	const struct dev_info *best = NULL;
-	unsigned a, b;
-	char tail;
-	char devs[2048];
+	int code;
 
-	if (!spec || !*spec) {
-		for (unsigned i = 0; i < l->n; i++)
-			if (l->d[i].type & CL_DEVICE_TYPE_GPU)
-				return &l->d[i];
-		best = &l->d[0];
-		for (unsigned i = 1; i < l->n; i++)
-			if (sg_score(&l->d[i]) > sg_score(best))
-				best = &l->d[i];
-		return best;
-	}
-	if (sscanf(spec, "%u:%u%c", &a, &b, &tail) == 2) {
-		for (unsigned i = 0; i < l->n; i++)
-			if (l->d[i].platform_index == a && l->d[i].device_index == b)
-				return &l->d[i];
-	} else if (strspn(spec, "0123456789") == strlen(spec)) {
-		if (sscanf(spec, "%u", &a) == 1 && a < l->n && strlen(spec) < 6)
-			return &l->d[a];
-	} else {
-		for (unsigned i = 0; i < l->n; i++)
-			if (contains_ci(l->d[i].name, spec) || contains_ci(l->d[i].platform_name, spec) ||
-			    contains_ci(l->d[i].platform_version, spec))
-				return &l->d[i];
-	}
-	list_devices(l, devs, sizeof(devs));
-	snprintf(err, errlen, "'%s' names no device; the devices found are (index, platform:device):%s",
-		 spec, devs);
-	return NULL;
+	return dev_choose(l, spec, &code, err, errlen);
 }

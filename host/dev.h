@@ -56,16 +56,52 @@ struct dev_list {
 	unsigned n_platforms;
 };
 
-/* Queries every platform and device. Returns false (message in err) when no platform exists. */
+/*
+ * Exit codes a failed selection calls for (the values of bench's EXIT_USAGE and EXIT_SKIP):
+ * a spec that is malformed, names nothing or names several devices is the user's to fix; no
+ * device at all is "no capable device", a skip.
+ */
+enum { DEV_EXIT_USAGE = 2, DEV_EXIT_NO_DEVICE = 77 };
+
+/*
+ * Queries every platform and device. False (message in err) only when there is no device at
+ * all: no platform (l->n_platforms == 0) or platforms without devices; either way l->n == 0
+ * and the exit code is DEV_EXIT_NO_DEVICE.
+ */
 bool dev_list_query(struct dev_list *l, char *err, size_t errlen);
 void dev_list_free(struct dev_list *l);
 
+/* What device matching reads of one device; dev_match needs nothing else (and no OpenCL). */
+struct dev_name {
+	const char *name, *platform, *platform_version, *type;
+	unsigned platform_index, device_index;
+};
+
 /*
- * Picks a device by spec: "N" (global index), "P:D" (platform:device), or a
- * case-insensitive substring of the device name, platform name or platform version. NULL spec means
- * the default: the first GPU, else the CPU device with the most sub-group
- * features. Returns NULL with a message listing the devices when none matches.
+ * The device spec names, among devs[0..n) (the position is the global index). In order:
+ *   "N"          global index, in 0..n-1;
+ *   "P:D"        platform index : device index within it;
+ *   otherwise    a device's full name, case-insensitive; failing that a platform's full name;
+ *                failing that a case-insensitive substring of the device name, platform name or
+ *                platform version. The first of these that matches anything decides, so an
+ *                exact name always beats a substring of another device's name.
+ * Returns the index, or -1 with *code DEV_EXIT_USAGE and a message naming spec in err when
+ * spec is "" or malformed, names no device (the devices are listed), or names more than one
+ * (each match listed with its index and platform:device); *code DEV_EXIT_NO_DEVICE when n is 0.
+ * spec must not be NULL (the default device is dev_choose's business).
  */
+int dev_match(const struct dev_name *devs, size_t n, const char *spec, int *code, char *err,
+	      size_t errlen);
+
+/*
+ * Picks a device by spec (dev_match's rules) or, for a NULL spec, the default: the first GPU,
+ * else the CPU device with the most sub-group features. Returns NULL with a message in err and
+ * *code DEV_EXIT_USAGE (bad spec: "", malformed, no match, ambiguous) or DEV_EXIT_NO_DEVICE
+ * (the list is empty).
+ */
+const struct dev_info *dev_choose(const struct dev_list *l, const char *spec, int *code,
+				  char *err, size_t errlen);
+/* dev_choose without the exit code; kept for callers not yet moved over. */
 const struct dev_info *dev_select(const struct dev_list *l, const char *spec, char *err,
 				  size_t errlen);
 

@@ -173,6 +173,11 @@ static bool parse_item(const char *item, const char *whole, uint64_t min, uint64
 	if (!check_bounds(whole, a, min, max, err, errlen) ||
 	    !check_bounds(whole, b, min, max, err, errlen))
 		return false;
+	if (geometric && a == 0) {   /* 0, 0, 0, ... would never reach b */
+		snprintf(err, errlen, "'%s': a range by a factor cannot start at 0 (0 times any "
+			 "factor is 0): write 0,1..B:xF", whole);
+		return false;
+	}
 	for (uint64_t v = a; v <= b;) {
 		if (!push(r, cap, v, whole, err, errlen))
 			return false;

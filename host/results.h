@@ -12,22 +12,47 @@
 struct dev_info;
 
 /*
- * An output file reserved before any work runs: the temporary file is created
- * in the destination's folder at open (so an unwritable path fails at once),
- * filled at commit, then renamed over the destination.
+ * An output file reserved before any work runs. What a path names decides how it is written:
+ *   - a regular file, or a path that does not exist yet: a temporary file NAME.tmp.XXXXXX
+ *     (mkstemp) is created beside it at open, filled at commit, synced and renamed over it;
+ *     through a symbolic link, the link's target is replaced and the link stays;
+ *   - "-" and "/dev/stdout": standard output, written as a stream (nothing created); likewise
+ *     /dev/stderr, and /dev/fd/N or /proc/self/fd/N: descriptor N as it is (not reopened);
+ *   - a character device, FIFO or socket (/dev/null, a pipe): opened (a socket: connected) at
+ *     open, written as a stream at commit, never replaced;
+ *   - a directory, a block device, a dangling link, a folder name ("x/") or "": refused at open.
  */
 struct res_out {
-	char *path;   /* destination */
-	char *tmp;    /* temporary beside it */
-	int fd;
+	char *path;   /* as given, for messages */
+	char *dest;   /* the file renamed over: the path with every link resolved; NULL for a stream */
+	char *tmp;    /* the temporary beside dest; NULL for a stream */
+	int fd;       /* -1 when closed */
+	bool stream;  /* written in place: stdout, a device, a FIFO or a socket */
+	bool own_fd;  /* fd was opened here (false for a descriptor named by the path) */
+	unsigned mode; /* permissions the committed file gets */
 };
 
-/* Reserves path; false with a message naming the path and the system error. */
+/* Reserves path; false with a message naming the path and why ("is a directory", errno text). */
 bool res_out_open(struct res_out *o, const char *path, char *err, size_t errlen);
-/* Writes len bytes, fsyncs, renames into place. Frees o. */
+/*
+ * Writes len bytes; a file is synced and renamed into place, a stream is written whole (a full
+ * device or a closed pipe fails with the system's reason). Frees o either way.
+ */
 bool res_out_commit(struct res_out *o, const char *data, size_t len, char *err, size_t errlen);
 /* Drops the temporary file (on failure paths). Safe on a zeroed or committed struct. */
 void res_out_abort(struct res_out *o);
+/*
+ * Unlinks every temporary file currently reserved by res_out_open, with nothing but unlink() on
+ * paths stored at open: async-signal-safe, for a SIGINT/SIGTERM handler. The structs stay valid
+ * (a later res_out_abort is harmless).
+ */
+void res_out_abort_all_signal(void);
+/*
+ * True when a and b name the same file: the same device and inode where both exist ("-" is
+ * standard output, /dev/fd/N descriptor N), else the same path once the folder is resolved with
+ * realpath. False when either is "" or NULL.
+ */
+bool res_out_same_file(const char *a, const char *b);
 
 /* New document: schema_version, tool, timestamp, command, host, device, benchmark, points = []. */
 json_t *res_doc_new(int argc, char **argv, const struct dev_info *dev, const char *benchmark);

@@ -1,13 +1,23 @@
 #!/usr/bin/env bash
 # Installs everything the suite needs on Debian 12 and registers both CPU OpenCL
 # platforms for the project's runs and tests. Safe to run again: it installs only
-# what is missing.
+# what is missing, and never replaces, upgrades or registers system-wide a driver.
 #
-#   apt:  build tools, the ICD loader and headers, jansson, PoCL, clinfo
+#   apt:  build tools, the ICD loader and headers, jansson, PoCL, clinfo; for the fuzz
+#         suite only, clang and its libFuzzer (without them that suite is skipped)
 #   pip:  Intel's CPU OpenCL runtime (intel-opencl-rt + intel-cmplr-lib-rt) into
 #         the project-local prefix .deps/intel (a virtual environment)
 #   icd:  .deps/icd holds one .icd file per driver: the system's (/etc/OpenCL/vendors)
 #         and Intel's runtime; scripts/env.sh points OCL_ICD_VENDORS at it.
+#         .deps/icd-asan holds those of them that run in a process built with
+#         AddressSanitizer (each is tried; LEFT-OUT there names the others and why).
+#
+# setup.sh --intel-gpu-icd also makes the machine shape of a user with Debian's Intel GPU
+# driver and no Intel GPU, for `meson test --setup intelgpu`: intel-opencl-icd and the
+# libraries it needs that the system lacks are downloaded (apt-get download) and unpacked
+# into .deps/intel-gpu, and registered, beside every driver of .deps/icd, in
+# .deps/icd-intel-gpu (and -asan). Where the system already registers Intel's GPU driver,
+# that registry is .deps/icd as it is.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -15,25 +25,38 @@ deps="$root/.deps"
 intel_pkgs=(intel-opencl-rt==2026.2.0 intel-cmplr-lib-rt==2026.2.0)
 apt_pkgs=(gcc meson ninja-build pkg-config python3 python3-venv ocl-icd-libopencl1
 	ocl-icd-opencl-dev opencl-c-headers opencl-headers pocl-opencl-icd clinfo libjansson-dev)
+fuzz_pkgs=(clang libclang-rt-dev)   # tests/fuzz: libFuzzer harnesses built by clang
+with_intel_gpu=false
 
 log() { printf 'setup: %s\n' "$*" >&2; }
 
-install_apt() {
+for arg in "$@"; do
+	case $arg in
+	--intel-gpu-icd) with_intel_gpu=true ;;
+	*) log "usage: setup.sh [--intel-gpu-icd]: unknown argument '$arg'"; exit 2 ;;
+	esac
+done
+
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
+
+as_root() {
+	if [ "$(id -u)" -eq 0 ]; then
+		env DEBIAN_FRONTEND=noninteractive "$@"
+	else
+		command -v sudo >/dev/null || { log "need root (or sudo) to run: $*"; return 1; }
+		sudo env DEBIAN_FRONTEND=noninteractive "$@"
+	fi
+}
+
+install_apt() { # PACKAGE...
 	local missing=() p
-	for p in "${apt_pkgs[@]}"; do
-		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
-			missing+=("$p")
+	for p in "$@"; do
+		installed "$p" || missing+=("$p")
 	done
 	[ ${#missing[@]} -eq 0 ] && return 0
 	log "installing Debian packages: ${missing[*]}"
-	local sudo=()
-	if [ "$(id -u)" -ne 0 ]; then
-		command -v sudo >/dev/null || { log "need root (or sudo) to install: ${missing[*]}"; exit 1; }
-		sudo=(sudo)
-	fi
-	"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
-	"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-		--no-install-recommends "${missing[@]}" >/dev/null
+	as_root apt-get update -qq
+	as_root apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
 install_intel() {
@@ -58,7 +81,113 @@ register_icds() {
 	echo "$deps/intel/lib/libintelocl.so" >"$dir/intel-cpu.icd"
 }
 
-install_apt
+# Debian's Intel GPU driver and the packages of its dependency closure that the system does not
+# have, unpacked (never installed) into .deps/intel-gpu; .deps/intel-gpu/lib is their library
+# folder, which the driver needs on LD_LIBRARY_PATH.
+fetch_intel_gpu() {
+	local dir="$deps/intel-gpu" tmp pkgs=() p deb lib
+	[ -e "$dir/lib/intel-opencl/libigdrcl.so" ] && return 0
+	if ! apt-cache show intel-opencl-icd >/dev/null 2>&1; then
+		as_root apt-get update -qq || return 1
+	fi
+	for p in $(apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts \
+		--no-breaks --no-replaces --no-enhances intel-opencl-icd | grep '^[a-z0-9]' | sort -u); do
+		installed "$p" || pkgs+=("$p")
+	done
+	log "downloading Debian's Intel GPU driver into $dir (not installed): ${pkgs[*]}"
+	tmp=$(mktemp -d)
+	if ! (cd "$tmp" && apt-get download -qq "${pkgs[@]}" >"$tmp/log" 2>&1) ||
+		[ "$(ls "$tmp"/*.deb | wc -l)" -ne ${#pkgs[@]} ]; then
+		cat "$tmp/log" >&2
+		rm -rf "$tmp"
+		return 1
+	fi
+	rm -rf "$dir.part"
+	mkdir -p "$dir.part"
+	for deb in "$tmp"/*.deb; do
+		dpkg-deb -x "$deb" "$dir.part"
+		basename "$deb" >>"$dir.part/PACKAGES"
+	done
+	rm -rf "$tmp"
+	lib=$(find "$dir.part/usr/lib" -path '*/intel-opencl/libigdrcl.so' | head -n 1)
+	[ -n "$lib" ] || { log "no libigdrcl.so in intel-opencl-icd"; rm -rf "$dir.part"; return 1; }
+	lib=${lib%/intel-opencl/libigdrcl.so}
+	ln -s "${lib#"$dir.part/"}" "$dir.part/lib"
+	rm -rf "$dir"
+	mv "$dir.part" "$dir"
+}
+
+register_intel_gpu() {
+	local dir="$deps/icd-intel-gpu"
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	cp "$deps/icd"/*.icd "$dir/"
+	if grep -qs libigdrcl "$deps/icd"/*.icd; then
+		log "the system already registers Intel's GPU driver: $dir is .deps/icd"
+		return 0
+	fi
+	if ! fetch_intel_gpu; then
+		log "could not fetch Debian's intel-opencl-icd: no $dir, its test runs are skipped"
+		rm -rf "$dir"
+		return 0
+	fi
+	echo "$deps/intel-gpu/lib/intel-opencl/libigdrcl.so" >"$dir/intel-gpu.icd"
+}
+
+# The probe that stands for any process built with -fsanitize=address (scripts/icd_probe.c).
+build_probe() {
+	local probe="$deps/icd-probe-asan"
+	if [ ! -x "$probe" ] || [ "$root/scripts/icd_probe.c" -nt "$probe" ]; then
+		gcc -std=c17 -O1 -fsanitize=address -o "$probe" "$root/scripts/icd_probe.c" -lOpenCL
+	fi
+	echo "$probe"
+}
+
+# What a driver's .icd file names, with its size and time, so that a changed driver is tried again.
+icd_signature() { # ICD...
+	local f lib
+	for f in "$@"; do
+		lib=$(head -n 1 "$f")
+		printf '%s %s %s\n' "$(basename "$f")" "$lib" "$(stat -L -c '%s %Y' "$lib" 2>/dev/null || echo missing)"
+	done
+}
+
+# SRC-asan: the drivers of SRC that a process built with AddressSanitizer survives. Each is
+# tried alone with the probe; one that kills it is left out, and LEFT-OUT says why. Intel's GPU
+# driver is one: it dlopens libraries (WSL's libdxcore.so, even without a GPU) with
+# RTLD_DEEPBIND, which the sanitizer runtime refuses by aborting the process.
+asan_registry() { # SRC
+	local src=$1 dst=$1-asan probe sig f out why
+	probe=$(build_probe)
+	sig=$(icd_signature "$src"/*.icd; stat -c '%Y' "$probe")
+	[ -e "$dst/.signature" ] && [ "$(cat "$dst/.signature")" = "$sig" ] && return 0
+	rm -rf "$dst"
+	mkdir -p "$dst"
+	: >"$dst/LEFT-OUT"
+	for f in "$src"/*.icd; do
+		if out=$(OCL_ICD_VENDORS="$f" LD_LIBRARY_PATH="$deps/intel-gpu/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+			ASAN_OPTIONS=detect_leaks=0 timeout 300 "$probe" 2>&1); then
+			cp "$f" "$dst/"
+			continue
+		fi
+		why=$(sed -n 's/.*trying to dlopen a \([^ ]*\) shared library with RTLD_DEEPBIND.*/it dlopens \1 with RTLD_DEEPBIND, which AddressSanitizer refuses/p' <<<"$out" | head -n 1)
+		[ -n "$why" ] || why=$(grep -v '^[[:space:]]*$' <<<"$out" | tail -n 1 || true)
+		printf '%s (%s): %s\n' "$(basename "$f")" "$(head -n 1 "$f")" \
+			"${why:-the probe failed}" >>"$dst/LEFT-OUT"
+		log "left out of $dst, fails under AddressSanitizer: $(basename "$f"): ${why:-the probe failed}"
+	done
+	echo "$sig" >"$dst/.signature"
+}
+
+install_apt "${apt_pkgs[@]}"
+# The fuzz suite alone needs clang: where it cannot be installed, that suite is skipped (77).
+( install_apt "${fuzz_pkgs[@]}" ) || log "clang not installed: the fuzz suite will be skipped"
 install_intel
 register_icds
+asan_registry "$deps/icd"
 log "OpenCL drivers registered in $deps/icd: $(cd "$deps/icd" && echo *.icd)"
+if $with_intel_gpu; then
+	register_intel_gpu
+	[ -d "$deps/icd-intel-gpu" ] && asan_registry "$deps/icd-intel-gpu"
+fi
+exit 0

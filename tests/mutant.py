@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Proves a benchmark's validation catches a wrong kernel: copies the kernel folder,
 changes one piece of one kernel, runs the command on the copy (--kernels), and expects
-the failure and its message. @TMP@ in CMD is a folder of this run alone; @LINE@ in an
+the failure and its message. @TMPDIR@ in CMD is a folder of this run alone; @LINE@ in an
 expected message is the line of the mutated code in its file.
 
 usage: mutant.py --kernels DIR --file NAME --find TEXT --replace TEXT
                  [--code N] --expect MSG [--expect MSG]... -- CMD...
 The mutation must apply (TEXT found in NAME) or the test fails: a kernel that no
-longer has the mutated code must get a new mutant, not a silent pass.
+longer has the mutated code must get a new mutant, not a silent pass. @TMPDIR@ in CMD is a
+folder of this run, removed after it.
 """
 import argparse
 import os
@@ -42,7 +43,7 @@ def main():
         a.expect = [m.replace("@LINE@", str(line)) for m in a.expect]
         with open(path, "w") as f:
             f.write(src.replace(a.find, a.replace, 1))
-        cmd = [c.replace("@TMP@", d) for c in cmd]
+        cmd = [c.replace("@TMPDIR@", d) for c in cmd]
         r = subprocess.run(cmd + ["--kernels", d], capture_output=True, text=True)
     out = r.stdout + r.stderr
     missing = [m for m in a.expect if m not in out]

@@ -58,6 +58,10 @@ static void test_ranges(void)
 	expect_bad("..5", 1, 48, "is not a range");
 	expect_bad("1..8:0", 1, 48, "is not a range");
 	expect_bad("1..8:x1", 1, 48, "is not a range");
+	/* a factor range from 0 used to repeat 0 until "too many values" */
+	expect_bad("0..8:x2", 0, 48, "'0..8:x2': a range by a factor cannot start at 0 (0 times "
+				      "any factor is 0): write 0,1..B:xF");
+	expect_bad("0..0:x2", 0, 48, "cannot start at 0");
 	expect_bad("1,,2", 1, 48, "is not a range");
 	expect_bad("1,", 1, 48, "is not a range");
 	expect_bad("", 1, 48, "is not a range");

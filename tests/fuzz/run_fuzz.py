@@ -1,0 +1,28 @@
+#!/usr/bin/env python3
+"""Runs a libFuzzer harness for a fixed number of runs over the committed seeds.
+
+usage: run_fuzz.py FUZZER SEEDS_DIR [libFuzzer flags...]
+       run_fuzz.py --skip REASON
+New inputs go to a temporary corpus (the committed seeds are never written); a crash's input is
+kept in the current folder as crash-*. Exit 77 (skipped) with --skip: clang's libFuzzer is missing.
+"""
+import os
+import subprocess
+import sys
+import tempfile
+
+
+def main() -> int:
+    if len(sys.argv) >= 2 and sys.argv[1] == "--skip":
+        print("skipped: " + " ".join(sys.argv[2:]))
+        return 77
+    fuzzer, seeds, flags = sys.argv[1], sys.argv[2], sys.argv[3:]
+    with tempfile.TemporaryDirectory(prefix="bench-fuzz-") as corpus:
+        cmd = [fuzzer, "-seed=1", "-error_exitcode=1", "-print_final_stats=1", "-artifact_prefix=" + os.getcwd() + "/",
+               *flags, corpus, seeds]
+        print(" ".join(cmd), flush=True)
+        return subprocess.run(cmd).returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,140 @@
+/*
+ * Unit tests of device selection by spec (dev_match), on made-up device lists: no OpenCL.
+ * The list mirrors a machine with an Intel GPU, Intel's CPU runtime, PoCL and two identical
+ * NVIDIA GPUs, where "Intel" or "EPYC" name more than one device.
+ */
+#include "dev.h"
+#include "unit.h"
+
+static const struct dev_name devs[] = {
+	{ "Intel(R) Arc(TM) A770 Graphics", "Intel(R) OpenCL Graphics", "OpenCL 3.0 ", "GPU", 0, 0 },
+	{ "AMD EPYC", "Intel(R) OpenCL", "OpenCL 3.1 LINUX", "CPU", 1, 0 },
+	{ "pthread-skylake-avx512-AMD EPYC", "Portable Computing Language",
+	  "OpenCL 3.0 PoCL 3.1+debian  Linux", "CPU", 2, 0 },
+	{ "NVIDIA H100 80GB HBM3", "NVIDIA CUDA", "OpenCL 3.0 CUDA 12.8", "GPU", 3, 0 },
+	{ "NVIDIA H100 80GB HBM3", "NVIDIA CUDA", "OpenCL 3.0 CUDA 12.8", "GPU", 3, 1 },
+};
+#define N_DEVS (sizeof(devs) / sizeof(devs[0]))
+
+struct pick {
+	const char *spec;
+	int want;   /* index, or -1 */
+	int code;   /* when -1 */
+	const char *msg[3];   /* parts of the message, when -1 */
+};
+
+static const struct pick picks[] = {
+	/* indices and platform:device always mean what they say */
+	{ "0", 0, 0, { NULL } },
+	{ "4", 4, 0, { NULL } },
+	{ "004", 4, 0, { NULL } },
+	{ "3:1", 4, 0, { NULL } },
+	{ "2:0", 2, 0, { NULL } },
+	{ "5", -1, 2, { "'5' is out of range: allowed 0..4", "the devices found are",
+		       "\n  4 (3:1) NVIDIA H100 80GB HBM3 [NVIDIA CUDA, GPU]" } },
+	{ "99999999999999999999", -1, 2, { "'99999999999999999999' overflows: allowed 0..4" } },
+	{ "99999999999:0", -1, 2, { "'99999999999:0' names no device: no device 0 on platform "
+				   "99999999999" } },
+	{ "2:1", -1, 2, { "'2:1' names no device: no device 1 on platform 2",
+			 "\n  0 (0:0) Intel(R) Arc(TM) A770 Graphics [Intel(R) OpenCL Graphics, GPU]" } },
+	/* '' used to mean the default device */
+	{ "", -1, 2, { "'' names no device: give an index, platform:device",
+		      "\n  2 (2:0) pthread-skylake-avx512-AMD EPYC [Portable Computing Language, CPU]" } },
+	/* a substring naming several devices used to take the first */
+	{ "Intel", -1, 2, { "'Intel' matches 2 devices; give one's index, platform:device or full name:",
+			   "\n  0 (0:0) Intel(R) Arc(TM) A770 Graphics [Intel(R) OpenCL Graphics, GPU]"
+			   "\n  1 (1:0) AMD EPYC [Intel(R) OpenCL, CPU]" } },
+	{ "epyc", -1, 2, { "'epyc' matches 2 devices", "\n  1 (1:0) AMD EPYC",
+			  "\n  2 (2:0) pthread-skylake-avx512-AMD EPYC" } },
+	{ "opencl", -1, 2, { "'opencl' matches 5 devices" } },
+	/* an exact name beats substrings of other names, case aside */
+	{ "AMD EPYC", 1, 0, { NULL } },
+	{ "amd epyc", 1, 0, { NULL } },
+	{ "Intel(R) OpenCL", 1, 0, { NULL } },   /* platform name, also inside "... Graphics" */
+	{ "intel(r) opencl graphics", 0, 0, { NULL } },
+	/* an exact name shared by two devices is still ambiguous */
+	{ "NVIDIA H100 80GB HBM3", -1, 2, { "matches 2 devices; give one's index or platform:device:",
+					   "\n  3 (3:0) NVIDIA H100",
+					   "\n  4 (3:1) NVIDIA H100" } },
+	{ "NVIDIA CUDA", -1, 2, { "'NVIDIA CUDA' matches 2 devices" } },
+	/* substrings of the device name, platform name or platform version */
+	{ "PoCL", 2, 0, { NULL } },
+	{ "arc", 0, 0, { NULL } },
+	{ "Portable", 2, 0, { NULL } },
+	{ "LINUX", -1, 2, { "'LINUX' matches 2 devices" } },   /* PoCL's version too */
+	{ "3.1 linux", 1, 0, { NULL } },
+	/* not an index: substring rules, and nothing matches */
+	{ "1:", -1, 2, { "'1:' names no device; the devices found are (index, platform:device):",
+			"\n  3 (3:0) NVIDIA H100 80GB HBM3 [NVIDIA CUDA, GPU]" } },
+	{ "-1", -1, 2, { "'-1' names no device" } },
+	{ "AMD Instinct", -1, 2, { "'AMD Instinct' names no device" } },
+};
+
+static void test_picks(void)
+{
+	for (size_t i = 0; i < sizeof(picks) / sizeof(picks[0]); i++) {
+		const struct pick *p = &picks[i];
+		char err[2048] = "";
+		int code = -7;
+		int got = dev_match(devs, N_DEVS, p->spec, &code, err, sizeof(err));
+		if (got != p->want)
+			fprintf(stderr, "spec '%s': %d, expected %d (%s)\n", p->spec, got, p->want, err);
+		CHECK(got == p->want);
+		if (p->want >= 0)
+			continue;
+		CHECK_EQ_U(code, p->code);
+		for (size_t k = 0; k < 3 && p->msg[k]; k++)
+			CHECK_STR_CONTAINS(err, p->msg[k]);
+	}
+}
+
+/* No device at all is "no capable device" (77), whatever the spec. */
+static void test_empty(void)
+{
+	char err[256] = "";
+	int code = 0;
+
+	CHECK(dev_match(devs, 0, "0", &code, err, sizeof(err)) == -1);
+	CHECK_EQ_U(code, DEV_EXIT_NO_DEVICE);
+	CHECK_STR_CONTAINS(err, "no OpenCL device found");
+	code = 0;
+	CHECK(dev_match(devs, 0, "", &code, err, sizeof(err)) == -1);
+	CHECK_EQ_U(code, 77);
+}
+
+/* dev_choose on an empty list (what dev_list_query leaves when there is no platform). */
+static void test_choose_empty(void)
+{
+	struct dev_list l = { 0 };
+	char err[256] = "";
+	int code = 0;
+
+	CHECK(dev_choose(&l, NULL, &code, err, sizeof(err)) == NULL);
+	CHECK_EQ_U(code, DEV_EXIT_NO_DEVICE);
+	code = 0;
+	CHECK(dev_choose(&l, "PoCL", &code, err, sizeof(err)) == NULL);
+	CHECK_EQ_U(code, DEV_EXIT_NO_DEVICE);
+}
+
+/* A message cut short by a small buffer stays a terminated string. */
+static void test_small_buffer(void)
+{
+	char err[24];
+	int code = 0;
+
+	memset(err, 'x', sizeof(err));
+	CHECK(dev_match(devs, N_DEVS, "Intel", &code, err, sizeof(err)) == -1);
+	CHECK(memchr(err, '\0', sizeof(err)) != NULL);
+	memset(err, 'x', sizeof(err));
+	CHECK(dev_match(devs, N_DEVS, "9", &code, err, sizeof(err)) == -1);
+	CHECK(memchr(err, '\0', sizeof(err)) != NULL);
+}
+
+int main(void)
+{
+	test_picks();
+	test_empty();
+	test_choose_empty();
+	test_small_buffer();
+	return UNIT_RESULT();
+}

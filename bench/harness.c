@@ -78,7 +78,7 @@ void bench_outputs_open(const struct common_opts *o)
 
 	out_json.fd = out_csv.fd = -1;
 	atexit(harness_drop_outputs);
-	if (o->json_path && o->csv_path && strcmp(o->json_path, o->csv_path) == 0)
+	if (o->json_path && o->csv_path && res_out_same_file(o->json_path, o->csv_path))
 		cli_usage_error("--json and --csv name the same file '%s'", o->json_path);
 	if (o->json_path && !res_out_open(&out_json, o->json_path, err, sizeof(err)))
 		cli_usage_error("--json %s", err);
@@ -104,6 +104,21 @@ int bench_outputs_write(const struct common_opts *o, const json_t *doc)
 
 /* ---- the session ---- */
 
+const struct dev_info *bench_device(struct dev_list *l, const char *spec)
+{
+	char err[4096];
+	const struct dev_info *d;
+	int code = EXIT_USAGE;
+
+	if (spec && !*spec && spec == getenv("BENCH_DEVICE"))
+		spec = NULL;   /* an empty BENCH_DEVICE is no choice */
+	if (!dev_list_query(l, err, sizeof(err)))
+		cli_die(EXIT_SKIP, "device: %s", err);   /* no platform, or platforms without devices */
+	if (!(d = dev_choose(l, spec, &code, err, sizeof(err))))
+		cli_die(code, "%s%s", spec && code == EXIT_USAGE ? "usage: --device " : "device: ", err);
+	return d;
+}
+
 static void session_open(struct bench_run *r)
 {
 	const struct common_opts *o = r->co;
@@ -112,9 +127,7 @@ static void session_open(struct bench_run *r)
 	if (o->kernels_dir && access(o->kernels_dir, R_OK | X_OK) != 0)
 		cli_usage_error("--kernels '%s' is not a readable folder", o->kernels_dir);
 	bench_outputs_open(o);
-	if (!dev_list_query(&r->devs, err, sizeof(err)) ||
-	    !(r->dev = dev_select(&r->devs, o->device, err, sizeof(err))))
-		cli_die(EXIT_USAGE, "%s%s", o->device && r->devs.n ? "--device " : "", err);
+	r->dev = bench_device(&r->devs, o->device);
 	if (!prog_ctx_create(&r->pc, r->dev, o->kernels_dir, err, sizeof(err)))
 		cli_die(EXIT_FAIL, "driver: %s on '%s'", err, r->dev->name);
 	r->doc = res_doc_new(cli_argc, cli_argv, r->dev, r->ops->name);

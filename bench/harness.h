@@ -186,6 +186,13 @@ int bench_outputs_write(const struct common_opts *o, const json_t *doc);
 void bench_progress_step(const struct bench_run *r, size_t i, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/*
+ * Lists the devices and picks the one spec names (NULL: the default one). The one rule of
+ * exit codes: no OpenCL platform or device at all is 77 (nothing to run on); a spec that
+ * names none, several or is empty is 2, the message listing the devices.
+ */
+const struct dev_info *bench_device(struct dev_list *l, const char *spec);
+
 /* ---- for point() ---- */
 
 /* Marks the point failed or skipped (or adds a note to an ok one) with a printf reason. */

@@ -31,18 +31,12 @@ static int info_main(void *opts)
 	const struct info_opts *o = opts;
 	const struct dev_info *one = NULL;
 	struct dev_list l;
-	char err[4096];
 	json_t *arr;
 
-	if (!dev_list_query(&l, err, sizeof(err)))
-		cli_die(EXIT_USAGE, "%s", err);
-	if (o->device || o->dflt) {
-		one = dev_select(&l, o->device, err, sizeof(err));
-		if (!one) {
-			dev_list_free(&l);
-			cli_die(EXIT_USAGE, "--device %s", err);
-		}
-	}
+	if (o->device || o->dflt)
+		one = bench_device(&l, o->device);
+	else
+		bench_device(&l, NULL);   /* the list, or exit 77 without any device */
 	arr = json_array();
 	for (unsigned i = 0; i < l.n; i++) {
 		if (one && one != &l.d[i])

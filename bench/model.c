@@ -145,13 +145,9 @@ static void unknown_name(const char *name)
 
 static void open_live(const struct model_opts *o, struct model_dev *m)
 {
-	char err[4096], note[640];
+	char note[640];
 
-	if (!dev_list_query(&m->devs, err, sizeof(err)))
-		cli_die(EXIT_SKIP, "device: %s", err);
-	m->live = dev_select(&m->devs, o->co.device, err, sizeof(err));
-	if (!m->live)
-		cli_die(EXIT_USAGE, "%s%s", o->co.device ? "--device " : "", err);
+	m->live = bench_device(&m->devs, o->co.device);
 	if (!occ_device_from_live(m->live, &m->d, note, sizeof(note)))
 		cli_die(EXIT_SKIP, "%s", note);
 }

@@ -113,8 +113,10 @@ static void *watch_main(void *arg)
 			int first = 0;
 			if (!atomic_compare_exchange_strong(&watch.sig, &first, s)) {
 				/* a second signal: stop now */
-				if (atomic_exchange(&watch.finishing, true))
-					_exit(watch_exit_code(first));   /* the main thread is writing */
+				if (atomic_exchange(&watch.finishing, true)) {
+					res_out_abort_all_signal();   /* the main thread was writing */
+					_exit(watch_exit_code(first));
+				}
 				abandon(r, watch_sig_name(first), watch_exit_code(first), false);
 			}
 			sig_at = t;

@@ -3,8 +3,10 @@
 # platforms for the project's runs and tests. Safe to run again: it installs only
 # what is missing, and never replaces, upgrades or registers system-wide a driver.
 #
-#   apt:  build tools, the ICD loader and headers, jansson, PoCL, clinfo; for the fuzz
-#         suite only, clang and its libFuzzer (without them that suite is skipped)
+#   apt:  build tools, the ICD loader and headers, jansson, PoCL, clinfo, matplotlib (for
+#         bench report); for tests only, clang and its libFuzzer (the fuzz suite),
+#         chromium (the report rendered) and oclgrind (the simulated device): a suite whose
+#         tool cannot be installed is skipped (77). oclgrind is never registered as a driver.
 #   pip:  Intel's CPU OpenCL runtime (intel-opencl-rt + intel-cmplr-lib-rt) into
 #         the project-local prefix .deps/intel (a virtual environment)
 #   icd:  .deps/icd holds one .icd file per driver: the system's (/etc/OpenCL/vendors)
@@ -24,8 +26,10 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 deps="$root/.deps"
 intel_pkgs=(intel-opencl-rt==2026.2.0 intel-cmplr-lib-rt==2026.2.0)
 apt_pkgs=(gcc meson ninja-build pkg-config python3 python3-venv ocl-icd-libopencl1
-	ocl-icd-opencl-dev opencl-c-headers opencl-headers pocl-opencl-icd clinfo libjansson-dev)
+	ocl-icd-opencl-dev opencl-c-headers opencl-headers pocl-opencl-icd clinfo libjansson-dev
+	python3-matplotlib)   # bench report draws its charts with matplotlib
 fuzz_pkgs=(clang libclang-rt-dev)   # tests/fuzz: libFuzzer harnesses built by clang
+check_pkgs=(chromium oclgrind)      # tests only: the report rendered; kernels under a simulator
 with_intel_gpu=false
 
 log() { printf 'setup: %s\n' "$*" >&2; }
@@ -182,6 +186,8 @@ asan_registry() { # SRC
 install_apt "${apt_pkgs[@]}"
 # The fuzz suite alone needs clang: where it cannot be installed, that suite is skipped (77).
 ( install_apt "${fuzz_pkgs[@]}" ) || log "clang not installed: the fuzz suite will be skipped"
+( install_apt "${check_pkgs[@]}" ) ||
+	log "chromium or oclgrind not installed: their tests will be skipped"
 install_intel
 register_icds
 asan_registry "$deps/icd"

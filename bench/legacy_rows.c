@@ -9,8 +9,5 @@
 LEGACY(info, "info", "report the OpenCL devices found (text or --json)");
 LEGACY(model, "model", "analytic occupancy model: tables for known or live devices");
 LEGACY(occupancy, "occupancy", "measured resident work-groups against the model (--check)");
-LEGACY(sg_info, "sg-info", "sub-group mapping of every work-item, checked for consistency");
-LEGACY(sg_copy, "sg-copy", "gather, sub-group-strided and block copies against the copy ceiling");
-LEGACY(transpose, "transpose", "shuffle, local-memory and naive matrix transposes");
 LEGACY(atomics, "atomics", "atomic fetch-add throughput and latency by contention pattern and order");
 LEGACY(latency, "latency", "pointer-chase latency against working-set size, with plateaus");

@@ -470,13 +470,6 @@ int bench_run_main(const struct bench_ops *ops, int argc, char **argv)
 	struct bench_run r = { .ops = ops, .co = &co };
 	int rc;
 
-	if (ops->legacy_main) {
-		if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-			ops->legacy_usage(stdout);
-			return EXIT_OK;
-		}
-		return ops->legacy_main(argc, argv);
-	}
 	r.opts = bench_alloc(ops->opts_size ? ops->opts_size : 1);
 	memset(r.opts, 0, ops->opts_size ? ops->opts_size : 1);
 	if (ops->defaults)

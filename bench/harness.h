@@ -79,9 +79,6 @@ struct bench_ops {
 	void (*relate)(struct bench_run *r); /* after every point: figures across points */
 	int (*report)(struct bench_run *r);  /* after the table: summaries, checks; exit code */
 	void (*teardown)(struct bench_run *r);
-	/* a benchmark not yet on the harness: its own argv loop and usage (bench/legacy_rows.c) */
-	int (*legacy_main)(int argc, char **argv);
-	void (*legacy_usage)(FILE *f);
 };
 
 enum point_status { POINT_OK, POINT_FAILED, POINT_SKIPPED };

@@ -4,34 +4,34 @@
  * them, checked for consistency (ids contiguous, sizes adding up, only the
  * last sub-group partial), never assumed.
  */
-#include "compat.h"
+#include "bench.h"
 #include "check.h"
-#include "sgb.h"
-#include "subcommands.h"
-#include "timing.h"
+#include "sg_data.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #define SGI_WORDS 8   /* per work-item, kernels/sg_info.cl */
 #define SGI_MAX_SG 64 /* sub-groups per work-group the summary lists */
+#define SGI_MAX_POINTS (SGB_MAX_WIDTHS + 3)
+#define SGI_MAX_GLOBAL 32
 
 static const char *const sgi_columns[SGI_WORDS] = {
 	"global_id", "group_id", "local_id", "sg_id", "sg_local_id", "sg_size", "sg_max_size",
 	"num_sub_groups" };
 
 struct sgi_opts {
-	const char *backend;     /* --sg-backend, NULL: the device's first */
 	struct range sg;         /* --sg widths for nd_range(32, 32) */
 	bool sg_given;
 	bool dump;
 };
 
-/* One ND-range to capture. */
-struct sgi_config {
+/* One point: an ND-range captured with a backend and width (0: the driver's choice). */
+struct sgi_params {
 	size_t global, local;
-	struct sgb_choice c;     /* width 0: the driver's choice */
+	struct sgb_choice c;
 	const char *skip;        /* set: a skipped point with this reason */
+	unsigned seen;           /* the maximum sub-group size the kernel saw */
 };
 
 /* What the mapping of work-group 0 looked like, once checked. */
@@ -41,61 +41,62 @@ struct sgi_summary {
 	bool partial;
 };
 
-void sg_info_usage(FILE *f)
+struct sgi_state {
+	struct sgb_choice base;
+	struct sgi_params cf[SGI_MAX_POINTS];  /* the plan */
+	struct sgi_summary sum[SGI_MAX_POINTS];
+	struct kernel_res res[SGI_MAX_POINTS];
+	cl_mem m;
+	uint32_t rec[SGI_MAX_GLOBAL * SGI_WORDS];
+};
+
+/* ---- options ---- */
+
+#define IO(f) offsetof(struct sgi_opts, f)
+static const struct cli_opt sgi_cli[] = {
+	{ "sg", "LIST", CLI_RANGE, IO(sg), 1, 1024,
+	  .help = "widths for nd_range(32, 32), e.g. 8,16,32 (default: all)" },
+	{ "dump", NULL, CLI_FLAG, IO(dump), .help = "print every work-item's row, not only the summary" },
+	{ 0 } };
+
+static void sgi_check(void *opts, const struct cli_set *given)
 {
-	fprintf(f,
-		"usage: bench sg-info [options]\n"
-		"  Captures every work-item's global id, work-group id, sub-group id, sub-group\n"
-		"  local id, sub-group size and maximum sub-group size for nd_range(32, 32) with\n"
-		"  each sub-group width the backend can build for (intel/khr: each size that can\n"
-		"  be required, then the driver's choice), and nd_range(15, 15) with a required\n"
-		"  size of 16 (the guide: size 15, maximum 16), and checks the mapping.\n"
-		"  --sg-backend B  intel, khr, nv or emulated (default: the first the device runs)\n"
-		"  --sg LIST       widths for nd_range(32, 32), e.g. 8,16,32 (default: all)\n"
-		"  --dump          print every work-item's row, not only the summary\n"
-		COMMON_USAGE
-		"  (one launch per ND-range: --reps and --warmup do not apply)\n");
+	((struct sgi_opts *)opts)->sg_given = cli_given(given, "sg");
 }
 
-static void parse_args(int argc, char **argv, struct sgi_opts *o, struct common_opts *co)
-{
-	enum { O_BACKEND = OPT_BENCH_BASE, O_SG, O_DUMP };
-	static const struct option lo[] = {
-		COMMON_LONGOPTS,
-		{ "sg-backend", required_argument, NULL, O_BACKEND },
-		{ "sg", required_argument, NULL, O_SG },
-		{ "dump", no_argument, NULL, O_DUMP },
-		{ 0 } };
-	int c;
+/* ---- plan ---- */
 
-	memset(o, 0, sizeof(*o));
-	common_defaults(co);
-	while ((c = getopt_long(argc, argv, "+:", lo, NULL)) != -1) {
-		if (common_opt(co, c, optarg))
-			continue;
-		switch (c) {
-		case O_BACKEND: o->backend = optarg; break;
-		case O_SG:
-			range_free(&o->sg);
-			opt_range("sg", optarg, 1, 1024, &o->sg);
-			o->sg_given = true;
-			break;
-		case O_DUMP: o->dump = true; break;
-		case 'h': sg_info_usage(stdout); exit(EXIT_OK);
-		default: opt_reject(c, argv);
-		}
-	}
-	if (optind < argc)
-		usage_error("unexpected argument '%s'", argv[optind]);
+/* The guide's nd_range(15, 15) at a required 16, or why not and the backend's own width. */
+static size_t plan_partial(const struct dev_info *d, const struct sgb_choice *base,
+			   struct sgi_params *cf)
+{
+	bool native = sgb_native(base->backend);
+	char err[512];
+
+	cf[0] = (struct sgi_params){ 15, 15, *base, NULL, 0 };
+	if (sgb_set_width(d, &cf[0].c, true, 16, 0, err, sizeof(err)) && cf[0].c.width == 16)
+		return 1;
+	cf[0].c.width = 16;
+	cf[0].c.required = native;
+	cf[0].c.width_source = "required (intel_reqd_sub_group_size)";
+	cf[0].skip = base->backend == SGB_NV
+			     ? "the nv backend's sub-group is the 32-wide warp: a size of 16 cannot "
+			       "be required"
+			     : d->has_intel_reqd_sg ? "the device does not list sub-group size 16"
+						    : "no cl_intel_required_subgroup_size: a size of "
+						      "16 cannot be required";
+	/* ...and the same range with the backend's own width, for its partial sub-group. */
+	cf[1] = (struct sgi_params){ 15, 15, *base, NULL, 0 };
+	sgb_set_width(d, &cf[1].c, false, 0, 0, err, sizeof(err));
+	return 2;
 }
 
-/* The configurations of the run, in order; exits 2 for a width the backend cannot build. */
-static size_t plan(const struct dev_info *d, const struct sgi_opts *o, const struct sgb_choice *base,
-		   struct sgi_config *cf, size_t max)
+/* The points of the run, in order; exits 2 for a width the backend cannot build. */
+static size_t plan_points(const struct dev_info *d, const struct sgi_opts *o,
+			  const struct sgb_choice *base, struct sgi_params *cf)
 {
 	unsigned w[SGB_MAX_WIDTHS];
 	size_t nw = sgb_widths(d, base->backend, w), n = 0;
-	bool native = base->backend == SGB_INTEL || base->backend == SGB_KHR;
 	char err[512];
 
 	if (o->sg_given) {
@@ -103,33 +104,67 @@ static size_t plan(const struct dev_info *d, const struct sgi_opts *o, const str
 		for (size_t i = 0; i < o->sg.n && nw < SGB_MAX_WIDTHS; i++)
 			w[nw++] = (unsigned)o->sg.v[i];
 	}
-	for (size_t i = 0; i < nw && n < max; i++) {
-		cf[n] = (struct sgi_config){ 32, 32, *base, NULL };
+	for (size_t i = 0; i < nw; i++) {
+		cf[n] = (struct sgi_params){ 32, 32, *base, NULL, 0 };
 		if (!sgb_set_width(d, &cf[n].c, true, w[i], 0, err, sizeof(err)))
-			usage_error("%s", err);
+			cli_usage_error("%s", err);
 		n++;
 	}
-	if (native && !o->sg_given) {   /* the driver's own choice */
-		cf[n] = (struct sgi_config){ 32, 32, *base, NULL };
+	if (sgb_native(base->backend) && !o->sg_given) {   /* the driver's own choice */
+		cf[n] = (struct sgi_params){ 32, 32, *base, NULL, 0 };
 		sgb_set_width(d, &cf[n++].c, true, 0, 0, err, sizeof(err));
 	}
-	/* The guide's nd_range(15, 15) with a required size of 16. */
-	cf[n] = (struct sgi_config){ 15, 15, *base, NULL };
-	if (sgb_set_width(d, &cf[n].c, true, 16, 0, err, sizeof(err)) && cf[n].c.width == 16)
-		return n + 1;
-	cf[n].c.width = 16;
-	cf[n].c.required = native;
-	cf[n].c.width_source = "required (intel_reqd_sub_group_size)";
-	cf[n++].skip = base->backend == SGB_NV
-			       ? "the nv backend's sub-group is the 32-wide warp: a size of 16 "
-				 "cannot be required"
-			       : d->has_intel_reqd_sg ? "the device does not list sub-group size 16"
-						      : "no cl_intel_required_subgroup_size: a size "
-							"of 16 cannot be required";
-	/* ...and the same range with the backend's own width, for its partial sub-group. */
-	cf[n] = (struct sgi_config){ 15, 15, *base, NULL };
-	sgb_set_width(d, &cf[n++].c, false, 0, 0, err, sizeof(err));
+	return n + plan_partial(d, base, cf + n);
+}
+
+static size_t sgi_plan(struct bench_run *r)
+{
+	struct sgi_state *p = bench_alloc(sizeof(*p));
+	char err[1024];
+	size_t n;
+
+	memset(p, 0, sizeof(*p));
+	r->state = p;
+	if (!sgb_select(r->dev, r->co->sg_backend, 0, &p->base, err, sizeof(err)))
+		cli_usage_error("%s", err);
+	p->base.width_source = "per ND-range, below";
+	n = plan_points(r->dev, r->opts, &p->base, p->cf);
+	json_object_set_new(r->doc, "sub_groups", sgb_report_json(r->dev, &p->base));
+	p->m = bench_buffer(r, CL_MEM_READ_WRITE, sizeof(p->rec));
 	return n;
+}
+
+static void sgi_teardown(struct bench_run *r)
+{
+	struct sgi_state *p = r->state;
+
+	if (p->m)
+		clReleaseMemObject(p->m);
+	free(p);
+	range_free(&((struct sgi_opts *)r->opts)->sg);
+}
+
+/* ---- one point: capture and check ---- */
+
+/* Checks that sub-group `id` runs over [pos, pos + run) with local ids 0.. and size run. */
+static bool check_run(const uint32_t *r0, size_t g, size_t pos, size_t run, unsigned id,
+		      char *err, size_t len)
+{
+	if (r0[pos * SGI_WORDS + 3] != id) {
+		snprintf(err, len, "group %zu: local id %zu starts sub-group %u, expected %u (ids not "
+			 "contiguous)", g, pos, r0[pos * SGI_WORDS + 3], id);
+		return false;
+	}
+	for (size_t k = 0; k < run; k++) {
+		const uint32_t *r = r0 + (pos + k) * SGI_WORDS;
+		if (r[4] != k || r[5] != run) {
+			snprintf(err, len, "group %zu: local id %zu in sub-group %u has sub-group local "
+				 "id %u and size %u; its run is %zu long, it is item %zu", g, pos + k,
+				 id, r[4], r[5], run, k);
+			return false;
+		}
+	}
+	return true;
 }
 
 /* Checks one work-group's items [g L, g L + L); fills sum for group 0. */
@@ -156,20 +191,8 @@ static bool check_group(const uint32_t *rec, size_t g, size_t L, const struct sg
 		size_t run = 0;
 		while (pos + run < L && r0[(pos + run) * SGI_WORDS + 3] == r0[pos * SGI_WORDS + 3])
 			run++;
-		if (r0[pos * SGI_WORDS + 3] != runs) {
-			snprintf(err, len, "group %zu: local id %zu starts sub-group %u, expected %u "
-				 "(ids not contiguous)", g, pos, r0[pos * SGI_WORDS + 3], runs);
+		if (!check_run(r0, g, pos, run, runs, err, len))
 			return false;
-		}
-		for (size_t k = 0; k < run; k++) {
-			const uint32_t *r = r0 + (pos + k) * SGI_WORDS;
-			if (r[4] != k || r[5] != run) {
-				snprintf(err, len, "group %zu: local id %zu in sub-group %u has sub-group "
-					 "local id %u and size %u; its run is %zu long, it is item %zu",
-					 g, pos + k, runs, r[4], r[5], run, k);
-				return false;
-			}
-		}
 		if (run > max || (pos + run < L && run != max)) {
 			snprintf(err, len, "group %zu: sub-group %u has %zu work-items, maximum %u "
 				 "(only the last may be partial)", g, runs, run, max);
@@ -190,11 +213,11 @@ static bool check_group(const uint32_t *rec, size_t g, size_t L, const struct sg
 }
 
 /* The driver's own account of the kernel against what the kernel saw. */
-static bool check_driver(const struct sgi_config *cf, const struct kernel_res *res,
+static bool check_driver(const struct sgi_params *cf, const struct kernel_res *res,
 			 const struct sgi_summary *sum, char *err, size_t len)
 {
 	/* nv and emulated sub-groups are the layer's own: the driver knows nothing of them. */
-	if (cf->c.backend != SGB_INTEL && cf->c.backend != SGB_KHR)
+	if (!sgb_native(cf->c.backend))
 		return true;
 	if (cf->c.required && res->compiled_sg && res->compiled_sg != cf->c.width) {
 		snprintf(err, len, "driver: CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL is %u, required %u",
@@ -215,68 +238,30 @@ static bool check_driver(const struct sgi_config *cf, const struct kernel_res *r
 }
 
 /* Builds, launches once and reads back the records; false with the reason. */
-static bool capture(struct bench_session *s, const struct sgi_config *cf, uint32_t *rec,
-		    struct kernel_res *res, char *opts, size_t optlen, char *err, size_t len)
+static bool capture(struct bench_run *r, struct sgi_state *p, const struct sgi_params *cf,
+		    struct kernel_res *res, const char *opts, char *err, size_t len)
 {
 	size_t bytes = cf->global * SGI_WORDS * 4;
 	char *log = NULL;
-	cl_program p = NULL;
-	cl_kernel k = NULL;
-	cl_mem m = NULL;
-	struct time_launch l;
-	double dn, wn;
+	cl_program prog = prog_build(&r->pc, "sg_info.cl", opts, &log, err, len);
+	cl_kernel k = prog ? prog_kernel(prog, "sg_info", err, len) : NULL;
 	bool ok = false;
-	cl_int e;
 
-	sgb_build_options(s->dev, &cf->c, cf->local, opts, optlen);
-	if (!(p = prog_build(&s->pc, "sg_info.cl", opts, &log, err, len)) ||
-	    !(k = prog_kernel(p, "sg_info", err, len)) ||
-	    !(m = prog_buffer(&s->pc, CL_MEM_READ_WRITE, bytes, err, len)))
+	if (!k)
 		goto out;
-	prog_kernel_res(&s->pc, k, cf->local, log, res);
-	if ((e = check_poison(s->pc.q, m, bytes)) != CL_SUCCESS ||
-	    (e = clSetKernelArg(k, 0, sizeof(m), &m)) != CL_SUCCESS) {
-		snprintf(err, len, "preparing the launch: %s", cl_err_name(e));
-		goto out;
-	}
-	l = (struct time_launch){ k, cf->global, cf->local };
-	if (!time_run(s->pc.q, time_enqueue_launch, &l, 0, 1, &dn, &wn, err, len))
-		goto out;
-	if ((e = clEnqueueReadBuffer(s->pc.q, m, CL_TRUE, 0, bytes, rec, 0, NULL, NULL)) != CL_SUCCESS) {
-		snprintf(err, len, "reading the records: %s", cl_err_name(e));
-		goto out;
-	}
-	ok = true;
+	prog_kernel_res(&r->pc, k, cf->local, log, res);
+	ok = CL_CHECK(check_poison(r->pc.q, p->m, bytes), err, len) &&
+	     PROG_SET_ARGS(k, err, len, PROG_ARG(p->m)) &&
+	     bench_launch_once(r, k, cf->global, cf->local, NULL, NULL, err, len) &&
+	     CL_CHECK(clEnqueueReadBuffer(r->pc.q, p->m, CL_TRUE, 0, bytes, p->rec, 0, NULL, NULL),
+		      err, len);
 out:
-	if (m)
-		clReleaseMemObject(m);
 	if (k)
 		clReleaseKernel(k);
-	if (p)
-		clReleaseProgram(p);
+	if (prog)
+		clReleaseProgram(prog);
 	free(log);
 	return ok;
-}
-
-/* "2x16", "15", "3x8+4" */
-static void sizes_str(const struct sgi_summary *sum, char *buf, size_t len)
-{
-	size_t off = 0;
-	unsigned n = sum->nsg < SGI_MAX_SG ? sum->nsg : SGI_MAX_SG;
-
-	buf[0] = '\0';
-	for (unsigned i = 0; i < n && off < len;) {
-		unsigned j = i;
-		while (j < n && sum->sizes[j] == sum->sizes[i])
-			j++;
-		if (j - i > 1)
-			off += (size_t)snprintf(buf + off, len - off, "%s%ux%u", off ? "+" : "", j - i,
-						sum->sizes[i]);
-		else
-			off += (size_t)snprintf(buf + off, len - off, "%s%u", off ? "+" : "",
-						sum->sizes[i]);
-		i = j;
-	}
 }
 
 static json_t *mapping_json(const uint32_t *rec, size_t global, const struct sgi_summary *sum)
@@ -303,7 +288,7 @@ static json_t *mapping_json(const uint32_t *rec, size_t global, const struct sgi
 	return m;
 }
 
-static void dump_rows(const struct sgi_config *cf, const uint32_t *rec)
+static void dump_rows(const struct sgi_params *cf, const uint32_t *rec)
 {
 	printf("nd_range(%zu, %zu), %s, ", cf->global, cf->local, sgb_name(cf->c.backend));
 	if (cf->c.width)
@@ -317,111 +302,146 @@ static void dump_rows(const struct sgi_config *cf, const uint32_t *rec)
 	}
 }
 
-static const char *const sgi_head[] = { "nd_range", "backend", "width", "max", "sub-groups",
-					"sizes", "partial", "driver max/count", "status" };
-#define SGI_NCOLS (sizeof(sgi_head) / sizeof(sgi_head[0]))
-
-static void row(struct table *t, const struct sgi_config *cf, const struct sgi_summary *sum,
-		const struct kernel_res *res, const char *status)
+static void sgi_point(struct bench_run *r, struct bench_point *pt)
 {
-	char c[SGI_NCOLS][64];
-	const char *cells[SGI_NCOLS];
-	bool seen = sum->max != 0;
+	const struct sgi_opts *o = r->opts;
+	struct sgi_state *p = r->state;
+	struct sgi_params *a = pt->params;
+	struct sgi_summary *sum = &p->sum[pt->index];
+	struct kernel_res *res = &p->res[pt->index];
+	char err[8192], opts[512];
+	bool ok;
 
-	snprintf(c[0], 64, "%zu, %zu", cf->global, cf->local);
-	snprintf(c[1], 64, "%s", sgb_name(cf->c.backend));
-	snprintf(c[2], 64, cf->c.width ? "%u%s" : "driver", cf->c.width, cf->c.required ? " (reqd)" : "");
-	snprintf(c[3], 64, seen ? "%u" : "-", sum->max);
-	snprintf(c[4], 64, seen ? "%u" : "-", sum->nsg);
-	if (seen)
-		sizes_str(sum, c[5], 64);
-	else
-		snprintf(c[5], 64, "-");
-	snprintf(c[6], 64, !seen ? "-" : sum->partial ? "last: %u of %u" : "none",
-		 sum->nsg ? sum->sizes[(sum->nsg < SGI_MAX_SG ? sum->nsg : SGI_MAX_SG) - 1] : 0, sum->max);
-	if ((cf->c.backend == SGB_INTEL || cf->c.backend == SGB_KHR) &&
-	    (res->max_sg_for_local || res->sg_count_for_local))
-		snprintf(c[7], 64, "%u/%u", res->max_sg_for_local, res->sg_count_for_local);
-	else
-		snprintf(c[7], 64, "-");
-	snprintf(c[8], 64, "%s", status);
-	for (size_t i = 0; i < SGI_NCOLS; i++)
-		cells[i] = c[i];
-	table_add(t, cells);
-}
-
-static void run_config(struct bench_session *s, const struct sgi_opts *o,
-		       const struct sgi_config *cf, struct table *t)
-{
-	json_t *pt = point_new(), *pa = json_object_get(pt, "params");
-	struct sgi_summary sum = { 0 };
-	struct kernel_res res = { 0 };
-	uint32_t *rec = calloc(cf->global * SGI_WORDS, 4);
-	char err[8192] = "", opts[512] = "";
-	bool ok = false;
-
-	json_object_set_new(pa, "global", json_integer((json_int_t)cf->global));
-	json_object_set_new(pa, "local", json_integer((json_int_t)cf->local));
-	sgb_params(pa, &cf->c);
-	if (cf->skip) {
-		point_set_status(pt, "skipped", cf->skip);
-		row(t, cf, &sum, &res, "skipped");
-		session_add_point(s, pt);
-		free(rec);
+	*a = p->cf[pt->index];
+	if (a->skip) {
+		bench_skip(pt, "%s", a->skip);
 		return;
 	}
-	if (!rec)
-		die(EXIT_FAIL, "out of host memory");
-	ok = capture(s, cf, rec, &res, opts, sizeof(opts), err, sizeof(err));
-	for (size_t g = 0; ok && g < cf->global / cf->local; g++)
-		ok = check_group(rec, g, cf->local, &cf->c, &sum, err, sizeof(err));
-	ok = ok && check_driver(cf, &res, &sum, err, sizeof(err));
-	json_object_set_new(pa, "sg_size_kernel", sum.max ? json_integer(sum.max) : json_null());
-	if (*opts)
-		json_object_set_new(pt, "build_options", json_string(opts));
-	json_object_set_new(pt, "compiler", prog_kernel_res_json("sg_info.cl", "sg_info", opts, &res));
-	if (ok) {
-		json_object_set_new(pt, "validated", json_true());
-		json_object_set_new(pt, "mapping", mapping_json(rec, cf->global, &sum));
-	}
-	point_set_status(pt, ok ? "ok" : "failed", ok ? NULL : err);
-	struct occ_result mr;
-	json_object_set_new(pt, "model", session_model(s, &res, (unsigned)cf->local, sum.max, false,
-						       cf->global / cf->local, &mr));
-	if (o->dump && !s->opts->quiet && sum.max)
-		dump_rows(cf, rec);
-	row(t, cf, &sum, &res, ok ? "ok" : "failed");
-	session_add_point(s, pt);
-	free(rec);
+	sgb_build_options(r->dev, &a->c, a->local, opts, sizeof(opts));
+	ok = capture(r, p, a, res, opts, err, sizeof(err));
+	for (size_t g = 0; ok && g < a->global / a->local; g++)
+		ok = check_group(p->rec, g, a->local, &a->c, sum, err, sizeof(err));
+	ok = ok && check_driver(a, res, sum, err, sizeof(err));
+	a->seen = sum->max;
+	pt->extra = json_object();
+	json_object_set_new(pt->extra, "build_options", json_string(opts));
+	json_object_set_new(pt->extra, "compiler",
+			    prog_kernel_res_json("sg_info.cl", "sg_info", opts, res));
+	if (ok)
+		json_object_set_new(pt->extra, "mapping", mapping_json(p->rec, a->global, sum));
+	else
+		bench_fail(pt, "%s", err);
+	pt->validated = ok;
+	bench_point_model(pt, res, (unsigned)a->local, sum->max, false, a->global / a->local);
+	if (o->dump && !r->co->quiet && sum->max)
+		dump_rows(a, p->rec);
 }
 
-int sg_info_main(int argc, char **argv)
+/* ---- views ---- */
+
+static json_t *sgi_params_json(const struct bench_run *r, const struct bench_point *pt)
 {
-	struct sgi_opts o;
-	struct common_opts co;
-	struct bench_session s;
-	struct sgb_choice base;
-	struct sgi_config cf[SGB_MAX_WIDTHS + 4];
-	struct table t;
-	char err[1024];
-	size_t n;
+	const struct sgi_params *a = pt->params;
+	json_t *o = json_object();
 
-	parse_args(argc, argv, &o, &co);
-	session_open(&s, &co, "sg-info");
-	if (!sgb_select(s.dev, o.backend, &base, err, sizeof(err)))
-		usage_error("%s", err);
-	base.width_source = "per ND-range, below";
-	n = plan(s.dev, &o, &base, cf, SGB_MAX_WIDTHS + 2);
-	json_object_set_new(s.doc, "sub_groups", sgb_report_json(s.dev, &base));
-	table_init(&t, SGI_NCOLS, sgi_head);
-	for (size_t i = 0; i < n; i++)
-		run_config(&s, &o, &cf[i], &t);
-	if (!co.quiet) {
-		printf("sg-info on %s (%s)\n", s.dev->name, s.dev->platform_name);
-		sgb_print(stdout, s.dev, &base);
-		table_print(&t, stdout);
-	}
-	table_free(&t);
-	range_free(&o.sg);
-	return session_finish(&s);
+	(void)r;
+	json_object_set_new(o, "global", json_integer((json_int_t)a->global));
+	json_object_set_new(o, "local", json_integer((json_int_t)a->local));
+	sgb_params(o, &a->c);
+	if (!a->skip)
+		json_object_set_new(o, "sg_size_kernel", bench_json_uint0(a->seen));
+	return o;
 }
+
+#define IA(pt) ((const struct sgi_params *)(pt)->params)
+#define IS(r, pt) (&((const struct sgi_state *)(r)->state)->sum[(pt)->index])
+#define CELL(name) static void name(const struct bench_run *r, const struct bench_point *pt, char *b, size_t n)
+
+/* "2x16", "15", "3x8+4" */
+CELL(cell_sizes)
+{
+	const struct sgi_summary *sum = IS(r, pt);
+	unsigned k = sum->nsg < SGI_MAX_SG ? sum->nsg : SGI_MAX_SG;
+	size_t off = 0;
+
+	snprintf(b, n, "-");
+	for (unsigned i = 0; i < k && off < n;) {
+		unsigned j = i;
+		while (j < k && sum->sizes[j] == sum->sizes[i])
+			j++;
+		if (j - i > 1)
+			off += (size_t)snprintf(b + off, n - off, "%s%ux%u", off ? "+" : "", j - i,
+						sum->sizes[i]);
+		else
+			off += (size_t)snprintf(b + off, n - off, "%s%u", off ? "+" : "", sum->sizes[i]);
+		i = j;
+	}
+}
+CELL(cell_range) { (void)r; snprintf(b, n, "%zu, %zu", IA(pt)->global, IA(pt)->local); }
+CELL(cell_backend) { (void)r; snprintf(b, n, "%s", sgb_name(IA(pt)->c.backend)); }
+CELL(cell_width)
+{
+	(void)r;
+	snprintf(b, n, IA(pt)->c.width ? "%u%s" : "driver", IA(pt)->c.width,
+		 IA(pt)->c.required ? " (reqd)" : "");
+}
+CELL(cell_max) { snprintf(b, n, IS(r, pt)->max ? "%u" : "-", IS(r, pt)->max); }
+CELL(cell_nsg) { snprintf(b, n, IS(r, pt)->max ? "%u" : "-", IS(r, pt)->nsg); }
+CELL(cell_partial)
+{
+	const struct sgi_summary *sum = IS(r, pt);
+	unsigned last = sum->nsg ? sum->sizes[(sum->nsg < SGI_MAX_SG ? sum->nsg : SGI_MAX_SG) - 1] : 0;
+
+	snprintf(b, n, !sum->max ? "-" : sum->partial ? "last: %u of %u" : "none", last, sum->max);
+}
+CELL(cell_driver)
+{
+	const struct kernel_res *res = &((const struct sgi_state *)r->state)->res[pt->index];
+
+	if (sgb_native(IA(pt)->c.backend) && (res->max_sg_for_local || res->sg_count_for_local))
+		snprintf(b, n, "%u/%u", res->max_sg_for_local, res->sg_count_for_local);
+	else
+		snprintf(b, n, "-");
+}
+
+static const struct bench_col sgi_cols[] = {
+	{ "nd_range", cell_range }, { "backend", cell_backend }, { "width", cell_width },
+	{ "max", cell_max }, { "sub-groups", cell_nsg }, { "sizes", cell_sizes },
+	{ "partial", cell_partial }, { "driver max/count", cell_driver },
+	{ "status", bench_cell_status }, { 0 } };
+
+static void sgi_title(const struct bench_run *r, FILE *f)
+{
+	sgd_print_title(r, f, &((const struct sgi_state *)r->state)->base);
+}
+
+static void sgi_label(const struct bench_run *r, size_t i, char *buf, size_t len)
+{
+	const struct sgi_params *cf = &((const struct sgi_state *)r->state)->cf[i];
+
+	snprintf(buf, len, "nd_range(%zu, %zu) width %u", cf->global, cf->local, cf->c.width);
+}
+
+const struct bench_ops sg_info_bench = {
+	.name = "sg-info",
+	.summary = "sub-group mapping of every work-item, checked for consistency",
+	.synopsis = "usage: bench sg-info [options]\n"
+		    "  Captures every work-item's global id, work-group id, sub-group id, sub-group\n"
+		    "  local id, sub-group size and maximum sub-group size for nd_range(32, 32) with\n"
+		    "  each sub-group width the backend can build for (intel/khr: each size that can\n"
+		    "  be required, then the driver's choice), and nd_range(15, 15) with a required\n"
+		    "  size of 16 (the guide: size 15, maximum 16), and checks the mapping.\n"
+		    "  One launch per ND-range: --reps and --warmup do not apply.\n",
+	.flags = BENCH_DEVICE | BENCH_SG,
+	.opts = sgi_cli,
+	.opts_size = sizeof(struct sgi_opts),
+	.check = sgi_check,
+	.params_size = sizeof(struct sgi_params),
+	.plan = sgi_plan,
+	.label = sgi_label,
+	.point = sgi_point,
+	.params_json = sgi_params_json,
+	.cols = sgi_cols,
+	.title = sgi_title,
+	.teardown = sgi_teardown,
+};

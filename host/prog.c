@@ -1,6 +1,7 @@
 /* OpenCL context, queue, program building and kernel resource queries. */
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS /* clCreateCommandQueue for 1.x devices */
 #include "prog.h"
+#include "sgb.h"
 
 #include <CL/cl_ext.h>
 #include <stdio.h>
@@ -336,16 +337,22 @@ json_t *prog_kernel_res_json(const char *file, const char *kname, const char *op
 
 int prog_sg_options(const struct dev_info *d, unsigned reqd_sg, char *buf, size_t len)
 {
-	int off = 0;
+	struct sgb_choice c;
+	char err[256];
+	int off;
 
-	buf[0] = '\0';
-	if (reqd_sg)
-		off += snprintf(buf + off, len - (size_t)off, " -DREQD_SG=%u", reqd_sg);
-	if (dev_has_subgroups(d))
-		off += snprintf(buf + off, len - (size_t)off, " -DHAVE_SG=1%s%s",
-				d->has_intel_subgroups || d->has_c30_subgroups ? "" : " -DHAVE_KHR_SG=1",
-				d->c_major >= 3 ? " -cl-std=CL3.0" : d->c_major == 2 ? " -cl-std=CL2.0" : "");
-	return off;
+	/* the driver's own sub-groups or none: what these kernels always read */
+	sgb_select(d, NULL, SGB_NATIVE_OR_NONE, &c, err, sizeof(err));
+	c.width = reqd_sg;
+	c.required = reqd_sg != 0;
+	if (len < 2) {
+		if (len)
+			buf[0] = '\0';
+		return 0;
+	}
+	off = sgb_build_options(d, &c, 0, buf + 1, len - 1);
+	buf[0] = off ? ' ' : '\0';
+	return off ? off + 1 : 0;
 }
 
 const char *prog_wg_limits(const struct kernel_res *r, char *buf, size_t len)

@@ -54,10 +54,11 @@ void prog_kernel_res(const struct prog_ctx *c, cl_kernel k, size_t local, const 
 		     struct kernel_res *r);
 
 /*
- * Appends the sub-group build options for d to buf: " -DREQD_SG=N" when reqd_sg
- * is not 0, " -DHAVE_SG=1" (and -DHAVE_KHR_SG=1, -cl-std=CL2.0/CL3.0) where the
- * device offers sub-group built-ins (kernels/bench_common.h reads them).
- * Returns the length written.
+ * The sub-group build options of a kernel that reads its sub-group size through
+ * kernels/bench_common.h (bench_record_info), with a leading space, into buf: the
+ * driver's own sub-groups (intel, else khr) or none, sub-group size reqd_sg
+ * required when not 0. A thin form of sgb_build_options (host/sgb.h) for callers
+ * that choose no backend. Returns the length written.
  */
 int prog_sg_options(const struct dev_info *d, unsigned reqd_sg, char *buf, size_t len);
 

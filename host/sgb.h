@@ -1,7 +1,10 @@
 /*
- * Sub-group backends: which spelling of kernels/sg.h a device can run, chosen
- * per device or forced (--sg-backend), and the sub-group width the kernels
- * are built for.
+ * The sub-group layer, host side: one table of backends (host/sgb.c) holding each
+ * backend's name, availability test, widths, build options and block I/O. Kernels
+ * include kernels/bench_common.h, which spells sub-group ids, sizes, shuffles and
+ * block I/O for the backend whose macro the build options define (SG_INTEL, SG_KHR,
+ * SG_NV, SG_EMULATED: the table's `macro`, defined to 1); no number is shared, so
+ * none is declared twice. sgb_build_options is the one place such options are made.
  */
 #ifndef BENCH_SGB_H
 #define BENCH_SGB_H
@@ -13,49 +16,72 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* The values of SG_BACKEND in kernels/sg.h. */
-enum sgb_backend { SGB_INTEL = 1, SGB_KHR = 2, SGB_NV = 3, SGB_EMULATED = 4 };
+/*
+ * The backends, in the order a run without --sg-backend tries them. SGB_NONE is no
+ * backend: the kernel reads no sub-group figures (bench_record_info records 0).
+ */
+enum sgb_backend { SGB_NONE = 0, SGB_INTEL, SGB_KHR, SGB_NV, SGB_EMULATED };
 #define SGB_FIRST SGB_INTEL
 #define SGB_LAST SGB_EMULATED
 
 #define SGB_NV_WARP 32           /* the nv backend's sub-group: the warp */
-#define SGB_EMULATED_MAX 64      /* emulated widths: powers of two 1..64 */
+#define SGB_EMULATED_MAX 64      /* emulated widths: powers of two 4..64 */
 #define SGB_MAX_WIDTHS 16
+
+/* What a benchmark's kernels need of a backend, and how a run without --sg-backend picks. */
+enum sgb_need {
+	SGB_NEED_SHUFFLE = 1 << 0,   /* sg_shuffle, sg_shuffle_xor */
+	/*
+	 * Without --sg-backend: the driver's own sub-groups (intel, khr) or none, never
+	 * the layer's nv or emulated ones (kernels that only report the driver's width).
+	 */
+	SGB_NATIVE_OR_NONE = 1 << 1,
+};
 
 /* The backend and sub-group width of a run. */
 struct sgb_choice {
 	enum sgb_backend backend;
+	unsigned need;            /* enum sgb_need */
 	bool forced;              /* named by --sg-backend */
 	unsigned width;           /* width the kernels are built for; 0: the driver chooses */
 	bool required;            /* width required with intel_reqd_sub_group_size */
 	const char *width_source; /* where the width comes from, for the results */
+	/* the OpenCL C version the caller's kernel needs besides the backend (20, 30; 0: none) */
+	unsigned c_version;
 };
 
-/* "intel", "khr", "nv", "emulated". */
+/* "intel", "khr", "nv", "emulated" ("none" for SGB_NONE). */
 const char *sgb_name(enum sgb_backend b);
 
 /* Parses a backend name; false when s names none. */
 bool sgb_parse(const char *s, enum sgb_backend *b);
 
-/* True when d can run backend b; otherwise the reason goes to why. */
-bool sgb_available(const struct dev_info *d, enum sgb_backend b, char *why, size_t len);
+/* Every backend's name, "intel, khr, nv, emulated", into buf (for messages). */
+const char *sgb_names_str(char *buf, size_t len);
 
-/* The backends d can run, "intel, khr, emulated", into buf. */
-const char *sgb_allowed_str(const struct dev_info *d, char *buf, size_t len);
+/* True for the driver's own sub-groups (intel, khr), of which CL_KERNEL_*SUB_GROUP* speak. */
+bool sgb_native(enum sgb_backend b);
+
+/* True when d can run backend b for kernels that need `need`; otherwise the reason goes to why. */
+bool sgb_available(const struct dev_info *d, enum sgb_backend b, unsigned need, char *why,
+		   size_t len);
+
+/* The backends d can run for `need`, "intel, khr, emulated", into buf. */
+const char *sgb_allowed_str(const struct dev_info *d, unsigned need, char *buf, size_t len);
 
 /*
- * The backend for d: `forced` (a name, or NULL for the first available of
- * intel, khr, nv, emulated). False with a message naming the value, why the
- * device cannot run it and the backends it can, for the caller to exit 2 with.
+ * The backend for d: `forced` (a name, or NULL for the first available, see
+ * enum sgb_need). False with a message naming the value, why the device cannot
+ * run it and the backends it can, for the caller to exit 2 with.
  */
-bool sgb_select(const struct dev_info *d, const char *forced, struct sgb_choice *c, char *err,
-		size_t len);
+bool sgb_select(const struct dev_info *d, const char *forced, unsigned need, struct sgb_choice *c,
+		char *err, size_t len);
 
 /*
  * The widths backend b can be built for on d, ascending, into w (at most
- * SGB_MAX_WIDTHS): intel/khr the sizes d can require (none without
- * cl_intel_required_subgroup_size), nv 32, emulated the powers of two up to
- * 64 and the device's work-group limit. Returns the count.
+ * SGB_MAX_WIDTHS): intel/khr (and none) the sizes d can require (none without
+ * cl_intel_required_subgroup_size), nv 32, emulated the powers of two 4..64 up to
+ * the device's work-group limit. Returns the count.
  */
 size_t sgb_widths(const struct dev_info *d, enum sgb_backend b, unsigned *w);
 
@@ -72,9 +98,12 @@ bool sgb_set_width(const struct dev_info *d, struct sgb_choice *c, bool given, u
 		   unsigned dflt, char *err, size_t len);
 
 /*
- * Build options for kernels including sg.h: -DSG_BACKEND, -DSG_WIDTH,
- * -DSG_WG_MAX=wg_max, -DREQD_SG where required, the OpenCL C version the
- * backend needs. Returns the length written.
+ * The build options of a kernel including bench_common.h, into buf (no leading
+ * space): the backend's macro (-DSG_INTEL=1 ...), -DSG_WIDTH, -DSG_WG_MAX=wg_max
+ * (wg_max 0: left out), -DREQD_SG where required, -DSG_HAS_BLOCK_IO=1 where the
+ * backend has block I/O, the extension macros it needs and -cl-std of the higher
+ * of the OpenCL C versions it and c->c_version need (none where neither needs
+ * one). Returns the length written (snprintf's count).
  */
 int sgb_build_options(const struct dev_info *d, const struct sgb_choice *c, size_t wg_max,
 		      char *buf, size_t len);

@@ -20,9 +20,13 @@
  * driver that cannot link block reads fails that variant alone.
  *
  * Counts per launch: bytes = 8 n (n words read, n written), n = 16 x global size.
- * info: sg_record (what the launch ran with).
+ * info: bench_record_info (what the launch ran with).
  */
-#include "sg.h"
+#include "bench_common.h"
+
+#if !SG_LAYER
+#error "built with a sub-group backend only (host/sgb.c, sgb_build_options)"
+#endif
 
 #if SGC_VARIANT != 0
 /* First word of the calling sub-group's 16 W words. */
@@ -33,13 +37,13 @@ static inline size_t sg_copy_base(void)
 #endif
 
 #if SGC_VARIANT == 0
-__kernel SG_REQD void sg_copy_gather(__global const uint *restrict src, __global uint *restrict dst,
-				     __global uint *info)
+__kernel BENCH_REQD_SG void sg_copy_gather(__global const uint *restrict src,
+					   __global uint *restrict dst, __global uint *info)
 {
 	size_t i = get_global_id(0) * 16;
 	uint x[16];
 
-	sg_record(info);
+	bench_record_info(info);
 #pragma unroll
 	for (uint k = 0; k < 16; k++)
 		x[k] = src[i + k];
@@ -50,14 +54,14 @@ __kernel SG_REQD void sg_copy_gather(__global const uint *restrict src, __global
 #endif
 
 #if SGC_VARIANT == 1
-__kernel SG_REQD void sg_copy_strided(__global const uint *restrict src,
-				      __global uint *restrict dst, __global uint *info)
+__kernel BENCH_REQD_SG void sg_copy_strided(__global const uint *restrict src,
+					    __global uint *restrict dst, __global uint *info)
 {
 	uint w = sg_max_size();
 	size_t i = sg_copy_base() + sg_local_id();
 	uint x[16];
 
-	sg_record(info);
+	bench_record_info(info);
 #pragma unroll
 	for (uint k = 0; k < 16; k++)
 		x[k] = src[i + (size_t)k * w];
@@ -68,13 +72,13 @@ __kernel SG_REQD void sg_copy_strided(__global const uint *restrict src,
 #endif
 
 #if SGC_VARIANT == 2 && SG_HAS_BLOCK_IO
-__kernel SG_REQD void sg_copy_block(__global const uint *restrict src, __global uint *restrict dst,
-				    __global uint *info)
+__kernel BENCH_REQD_SG void sg_copy_block(__global const uint *restrict src,
+					  __global uint *restrict dst, __global uint *info)
 {
 	size_t base = sg_copy_base(), second = (size_t)8 * sg_max_size();
 	uint8 x, y;
 
-	sg_record(info);
+	bench_record_info(info);
 	x = sg_block_read8(src + base);
 	y = sg_block_read8(src + base + second);
 	sg_block_write8(dst + base, x);

@@ -8,11 +8,15 @@
  *
  * Counts per launch: 32 bytes written per work-item, nothing read.
  */
-#include "sg.h"
+#include "bench_common.h"
+
+#if !SG_LAYER
+#error "built with a sub-group backend only (host/sgb.c, sgb_build_options)"
+#endif
 
 #define SG_INFO_WORDS 8
 
-__kernel SG_REQD void sg_info(__global uint *rec)
+__kernel BENCH_REQD_SG void sg_info(__global uint *rec)
 {
 	__global uint *r = rec + get_global_id(0) * SG_INFO_WORDS;
 

@@ -25,9 +25,13 @@
  * them apart from the other two, so that a failure stays with them.
  *
  * Counts per launch: bytes = 8 n^2 (every word read once and written once).
- * info: sg_record (the shuffle kernels).
+ * info: bench_record_info (the shuffle kernels).
  */
-#include "sg.h"
+#include "bench_common.h"
+
+#if !SG_LAYER
+#error "built with a sub-group backend only (host/sgb.c, sgb_build_options)"
+#endif
 
 #if SG_WIDTH > 0 && TR_SG
 #define TR_TL (SG_WIDTH < 16 ? SG_WIDTH : 16)   /* lanes per tile row */
@@ -86,14 +90,15 @@ static inline struct tr_lane tr_lane_of(uint n)
 			dst[((t).aj + (t).h + k_ % 16) * (n) + (t).ai + k_ / 16 * TR_TL + (t).l] = \
 				v[k_]
 
-__kernel SG_REQD void transpose_shuffle(__global const uint *restrict src,
-					__global uint *restrict dst, uint n, __global uint *info)
+__kernel BENCH_REQD_SG void transpose_shuffle(__global const uint *restrict src,
+					      __global uint *restrict dst, uint n,
+					      __global uint *info)
 {
 	SG_SCRATCH;
 	struct tr_lane t = tr_lane_of(n);
 	uint v[16 * TR_C], u[16 * TR_C];
 
-	sg_record(info);
+	bench_record_info(info);
 #pragma unroll
 	TR_LOAD(v, t, src, n);
 	/* Lane bits: swap bit j of the lane with bit j of the row, 8 shuffles per column set. */
@@ -134,14 +139,14 @@ __kernel SG_REQD void transpose_shuffle(__global const uint *restrict src,
 }
 
 /* No restrict: the guide's example runs in place (src == dst, n = 16, one tile). */
-__kernel SG_REQD void transpose_bcast(__global const uint *src, __global uint *dst, uint n,
-				      __global uint *info)
+__kernel BENCH_REQD_SG void transpose_bcast(__global const uint *src, __global uint *dst,
+					    uint n, __global uint *info)
 {
 	SG_SCRATCH;
 	struct tr_lane t = tr_lane_of(n);
 	uint v[16 * TR_C], u[16 * TR_C];
 
-	sg_record(info);
+	bench_record_info(info);
 #pragma unroll
 	TR_LOAD(v, t, src, n);
 #pragma unroll

@@ -5,6 +5,7 @@
  */
 #include "bench.h"
 #include "check.h"
+#include "sgb.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +45,7 @@ struct vecadd_state {
 	unsigned wg;             /* work-group size, 0: driver's choice (variant 1) */
 	unsigned sg_req;         /* required sub-group size, 0: none */
 	const char *sg_note;     /* why none was required where one was wanted */
+	struct sgb_choice sgc;   /* --sg-backend: the layer the kernel reads its sub-group through */
 	uint64_t max_n;          /* largest problem of the sweep */
 	struct vecadd_shape shape[VECADD_MAX_SHAPES];
 	size_t n_shapes;
@@ -195,11 +197,32 @@ static void point_size(const struct vecadd_opts *v, uint64_t groups, uint64_t *n
 	}
 }
 
-/* The sub-group request: explicit --sg must be honourable (exit 2 otherwise). */
-static void plan_sg(const struct dev_info *d, const struct vecadd_opts *v, struct vecadd_state *p)
+/*
+ * --sg-backend: the kernel reads its sub-group size through that layer (intel, khr: the
+ * driver's; nv: the warp; emulated: the layer's width), and --sg is that layer's width.
+ */
+static void plan_backend(const struct bench_run *r, const struct vecadd_opts *v,
+			 struct vecadd_state *p)
 {
+	char err[1024];
+
+	if (!sgb_select(r->dev, r->co->sg_backend, 0, &p->sgc, err, sizeof(err)) ||
+	    !sgb_set_width(r->dev, &p->sgc, v->sg_given && v->sg, v->sg, v->variant == 2 ? 32 : 0,
+			   err, sizeof(err)))
+		cli_usage_error("%s", err);
+	p->sg_req = p->sgc.required ? p->sgc.width : 0;
+}
+
+/* The sub-group request: explicit --sg must be honourable (exit 2 otherwise). */
+static void plan_sg(const struct bench_run *r, const struct vecadd_opts *v, struct vecadd_state *p)
+{
+	const struct dev_info *d = r->dev;
 	char sizes[128];
 
+	if (r->co->sg_backend) {
+		plan_backend(r, v, p);
+		return;
+	}
 	if (v->sg_given ? v->sg == 0 : v->variant != 2)
 		return;
 	if (!v->sg_given) {   /* variant 2's default: 32 where it can be required */
@@ -274,7 +297,12 @@ static void build_shape(struct bench_run *r, const struct vecadd_opts *v, struct
 	if (v->variant == 5)
 		off += snprintf(opts + off, sizeof(opts) - (size_t)off, " -DVEC=%u -DLOOP=%u -DPER_ITEM=%u",
 				sh->vec, sh->loop, sh->per_item);
-	prog_sg_options(r->dev, p->sg_req, opts + off, sizeof(opts) - (size_t)off);
+	if (p->sgc.forced) {
+		opts[off++] = ' ';
+		sgb_build_options(r->dev, &p->sgc, p->wg, opts + off, sizeof(opts) - (size_t)off);
+	}
+	else
+		prog_sg_options(r->dev, p->sg_req, opts + off, sizeof(opts) - (size_t)off);
 	sh->k = bench_build(r, "vecadd.cl", "vecadd", opts, &sh->prog, &sh->build_log);
 	prog_kernel_res(&r->pc, sh->k, p->wg, sh->build_log, &sh->res);
 	sh->kernel_json = prog_kernel_res_json("vecadd.cl", "vecadd", opts, &sh->res);
@@ -336,7 +364,7 @@ static size_t vecadd_plan(struct bench_run *r)
 
 	memset(p, 0, sizeof(*p));
 	r->state = p;
-	plan_sg(r->dev, v, p);
+	plan_sg(r, v, p);
 	plan_wg(r->dev, v, p);
 	plan_memory(r->dev, v, p);
 	plan_build(r, v, p);
@@ -453,7 +481,13 @@ static bool validate(struct bench_run *r, struct vecadd_state *p, struct vecadd_
 /* SIMD width the launch ran with and where that figure comes from. */
 static void point_simd(const struct bench_run *r, const struct vecadd_state *p, struct vecadd_params *a)
 {
-	if (a->sg_kernel) {
+	if (a->sg_kernel && p->sgc.forced && p->sgc.backend == SGB_NV) {
+		a->simd = a->sg_kernel;
+		a->simd_source = "the warp (nv backend), read back in the kernel";
+	} else if (p->sgc.forced && p->sgc.backend == SGB_EMULATED) {
+		a->simd = 0;   /* sg_size_kernel holds the layer's width, which is not the hardware's */
+		a->simd_source = "unknown: the emulated sub-group layer's width is not the hardware's";
+	} else if (a->sg_kernel) {
 		a->simd = a->sg_kernel;
 		a->simd_source = p->sg_req ? "required, read back in the kernel"
 					   : "chosen by the driver, read back in the kernel";
@@ -648,7 +682,7 @@ const struct bench_ops vecadd_bench = {
 	.name = "vecadd",
 	.summary = "vector-add variants 1-4 swept over work-groups, with a copy ceiling",
 	.synopsis = "usage: bench vecadd [options]\n",
-	.flags = BENCH_DEVICE,
+	.flags = BENCH_DEVICE | BENCH_SG,
 	.opts = vecadd_cli,
 	.opts_size = sizeof(struct vecadd_opts),
 	.defaults = vecadd_defaults,

@@ -12,10 +12,17 @@
 
 #define CEIL_CHUNK (1u << 20)   /* words compared at a time when validating the kernel's copy */
 
-struct bench_ceiling {
-	size_t bytes;                 /* of the last measurement (0: none) */
-	double copy_ns, kernel_ns;    /* medians */
+#define CEIL_SIZES 32            /* sizes remembered: points of a size measured already share it */
+
+struct ceil_size {
+	size_t bytes;                 /* 0: unused */
+	double copy_ns, kernel_ns;    /* medians (kernel 0: not run) */
 	json_t *copy_stats, *kernel_stats;
+};
+
+struct bench_ceiling {
+	struct ceil_size size[CEIL_SIZES];
+	unsigned next;                /* the entry replaced when all are used */
 	cl_program prog;
 	cl_kernel k;                  /* NULL: not built (why_not says why) */
 	bool tried;
@@ -28,8 +35,10 @@ void bench_ceiling_free(struct bench_run *r)
 
 	if (!c)
 		return;
-	json_decref(c->copy_stats);
-	json_decref(c->kernel_stats);
+	for (unsigned i = 0; i < CEIL_SIZES; i++) {
+		json_decref(c->size[i].copy_stats);
+		json_decref(c->size[i].kernel_stats);
+	}
 	if (c->k)
 		clReleaseKernel(c->k);
 	if (c->prog)
@@ -96,7 +105,7 @@ static double time_copy(struct bench_run *r, time_enqueue_fn fn, void *arg, size
 
 /* The stream_copy kernel of `bytes` (a multiple of 4), validated then timed; 0 if not built. */
 static double time_kernel(struct bench_run *r, struct bench_ceiling *c, cl_mem src, cl_mem dst,
-			  size_t bytes)
+			  size_t bytes, json_t **stats)
 {
 	cl_ulong words = bytes / 4;
 	size_t wg = r->dev->max_wg < 256 ? r->dev->max_wg : 256;
@@ -112,13 +121,34 @@ static double time_kernel(struct bench_run *r, struct bench_ceiling *c, cl_mem s
 	    !kernel_copied(r, src, dst, (size_t)words, err, sizeof(err)))
 		cli_die(EXIT_FAIL, "driver: the stream_copy kernel of %zu bytes (the ceiling): %s", bytes,
 			err);
-	return time_copy(r, time_enqueue_launch, &l, bytes, "stream_copy kernel", &c->kernel_stats);
+	return time_copy(r, time_enqueue_launch, &l, bytes, "stream_copy kernel", stats);
+}
+
+/* The entry of `bytes`, measured on first use. */
+static const struct ceil_size *size_entry(struct bench_run *r, struct bench_ceiling *c,
+					  const struct bench_point *pt)
+{
+	struct time_copy copy = { pt->ceil_src, pt->ceil_dst, pt->ceil_bytes };
+	struct ceil_size *e;
+
+	for (unsigned i = 0; i < CEIL_SIZES; i++)
+		if (c->size[i].bytes == pt->ceil_bytes)
+			return &c->size[i];
+	e = &c->size[c->next++ % CEIL_SIZES];
+	json_decref(e->copy_stats);
+	json_decref(e->kernel_stats);
+	memset(e, 0, sizeof(*e));
+	e->copy_ns = time_copy(r, time_enqueue_copy, &copy, pt->ceil_bytes, "clEnqueueCopyBuffer",
+			       &e->copy_stats);
+	e->kernel_ns = time_kernel(r, c, pt->ceil_src, pt->ceil_dst, pt->ceil_bytes, &e->kernel_stats);
+	e->bytes = pt->ceil_bytes;
+	return e;
 }
 
 void bench_ceiling_measure(struct bench_run *r, struct bench_point *pt)
 {
 	struct bench_ceiling *c = r->ceil;
-	struct time_copy copy = { pt->ceil_src, pt->ceil_dst, pt->ceil_bytes };
+	const struct ceil_size *e;
 
 	if (!c) {
 		c = r->ceil = bench_alloc(sizeof(*c));
@@ -126,17 +156,12 @@ void bench_ceiling_measure(struct bench_run *r, struct bench_point *pt)
 	}
 	if (!c->tried)
 		build_kernel(r, c);
-	if (c->bytes != pt->ceil_bytes) {
-		c->copy_ns = time_copy(r, time_enqueue_copy, &copy, pt->ceil_bytes,
-				       "clEnqueueCopyBuffer", &c->copy_stats);
-		c->kernel_ns = time_kernel(r, c, pt->ceil_src, pt->ceil_dst, pt->ceil_bytes);
-		c->bytes = pt->ceil_bytes;
-	}
-	pt->ceil_copy_ns = c->copy_ns;
-	pt->ceil_kernel_ns = c->kernel_ns;
-	pt->ceil_stats = json_incref(c->copy_stats);
-	pt->ceil_kernel_stats = c->kernel_ns > 0 ? json_incref(c->kernel_stats) : NULL;
-	bool kernel = c->kernel_ns > 0 && c->kernel_ns < c->copy_ns;
-	pt->ceil_ns = kernel ? c->kernel_ns : c->copy_ns;
+	e = size_entry(r, c, pt);
+	pt->ceil_copy_ns = e->copy_ns;
+	pt->ceil_kernel_ns = e->kernel_ns;
+	pt->ceil_stats = json_incref(e->copy_stats);
+	pt->ceil_kernel_stats = e->kernel_ns > 0 ? json_incref(e->kernel_stats) : NULL;
+	bool kernel = e->kernel_ns > 0 && e->kernel_ns < e->copy_ns;
+	pt->ceil_ns = kernel ? e->kernel_ns : e->copy_ns;
 	pt->ceil_by = kernel ? "stream_copy kernel" : "clEnqueueCopyBuffer";
 }

@@ -13,14 +13,10 @@
 static void parse_sg_backend(void *base, const char *arg)
 {
 	enum sgb_backend b;
-	char list[128] = "";
+	char list[128];
 
-	if (!sgb_parse(arg, &b)) {
-		for (int i = SGB_FIRST; i <= SGB_LAST; i++)
-			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
-				 i > SGB_FIRST ? ", " : "", sgb_name((enum sgb_backend)i));
-		cli_usage_error("--sg-backend '%s' is not one of: %s", arg, list);
-	}
+	if (!sgb_parse(arg, &b))
+		cli_usage_error("--sg-backend '%s' is not one of: %s", arg, sgb_names_str(list, sizeof(list)));
 	((struct common_opts *)base)->sg_backend = arg;
 }
 
@@ -352,9 +348,11 @@ static void run_point(struct bench_run *r, struct bench_point *pt)
 	if (pt->status == POINT_OK && pt->enqueue && !pt->n)
 		bench_point_measure(r, pt, pt->enqueue, pt->enqueue_arg);
 	phase(r, PHASE_TIMED, &t0);
-	if (pt->status == POINT_OK && pt->n && pt->ceil_bytes) {
+	if (pt->ceil_bytes) {   /* also for a failed or skipped point: its size's ceiling */
 		bench_ceiling_measure(r, pt);
 		phase(r, PHASE_CEILING, &t0);
+	}
+	if (pt->status == POINT_OK && pt->n && pt->ceil_bytes) {
 		if (bench_point_gbps(pt) > bench_point_ceiling_gbps(pt))
 			bench_note(pt, "%.3f of the ceiling: faster than both copies of the same bytes in this "
 				   "run (clEnqueueCopyBuffer %.2f GB/s, stream_copy kernel %.2f GB/s)",

@@ -197,6 +197,7 @@ static void sgc_point(struct bench_run *r, struct bench_point *pt)
 
 	*a = (struct sgc_params){ v, it->bytes, sgc_global(it->bytes), p->d.wg, p->d.c, 0,
 				  v == SGC_BLOCK ? p->block_impl : NULL, it->seed };
+	sgd_ceiling(&p->d, pt, it);   /* every point of a size, skipped ones too, shows its ceiling */
 	if (!sgd_ready(&p->d, pt, v))
 		return;
 	if (!sgc_validate(r, p, it, a, err, sizeof(err)))
@@ -208,7 +209,6 @@ static void sgc_point(struct bench_run *r, struct bench_point *pt)
 	pt->validated = true;
 	bench_point_time_launch(pt, p->d.k[v], a->global, a->wg);
 	pt->bytes = sgc_bytes_moved(it->bytes);
-	sgd_ceiling(&p->d, pt, it);
 	if (bench_wg_note(a->wg, &p->d.res[v], note, sizeof(note)))
 		bench_note(pt, "%s", note);
 }
@@ -218,7 +218,6 @@ static void sgc_relate(struct bench_run *r)
 {
 	struct sgc_state *p = r->state;
 
-	sgd_ceilings(r, &p->d);
 	sgd_ratio(r, &p->d, SGC_GATHER, SGC_STRIDED, "vs_strided");
 	sgd_ratio(r, &p->d, SGC_GATHER, SGC_BLOCK, "vs_block");
 	sgd_ratio(r, &p->d, SGC_BLOCK, SGC_STRIDED, "vs_strided");

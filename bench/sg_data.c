@@ -178,46 +178,6 @@ void sgd_ceiling(const struct sgd_state *s, struct bench_point *pt, const struct
 
 /* ---- across points ---- */
 
-/* The copy ceiling of the item's bytes, for a set none of whose points was timed. */
-static void measure_ceiling(struct bench_run *r, const struct sgd_state *s, struct bench_point *pt,
-			    const struct sgd_item *it)
-{
-	unsigned reps = r->co->reps;
-	double *t = bench_alloc(2 * (size_t)reps * sizeof(double));
-	struct time_copy c = { s->src, s->cpy, it->bytes };
-	struct stats st;
-	char err[1024];
-
-	if (!time_run(r->pc.q, time_enqueue_copy, &c, r->co->warmup, reps, t, t + reps, err,
-		      sizeof(err)))
-		cli_die(EXIT_FAIL, "driver: the copy ceiling of %zu bytes: %s", it->bytes, err);
-	stats_compute(t, reps, &st);
-	pt->ceil_bytes = it->bytes;
-	pt->ceil_ns = st.median;
-	pt->ceil_stats = res_stats_json(&st, t, reps);
-	free(t);
-}
-
-void sgd_ceilings(struct bench_run *r, const struct sgd_state *s)
-{
-	for (size_t i = 0; i < r->n_points; i++) {
-		struct bench_point *pt = &r->points[i];
-		const struct bench_point *o = NULL;
-		for (size_t j = 0; !pt->ceil_stats && !o && j < r->n_points; j++)
-			if (s->items[j].set == s->items[i].set && r->points[j].ceil_stats)
-				o = &r->points[j];
-		if (pt->ceil_stats)
-			continue;
-		if (!o) {
-			measure_ceiling(r, s, pt, &s->items[i]);
-			continue;
-		}
-		pt->ceil_bytes = o->ceil_bytes;
-		pt->ceil_ns = o->ceil_ns;
-		pt->ceil_stats = json_incref(o->ceil_stats);
-	}
-}
-
 /* The point of variant v in set `set`, or NULL. */
 static const struct bench_point *find(const struct bench_run *r, const struct sgd_state *s,
 				      unsigned set, int v)

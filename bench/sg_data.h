@@ -105,11 +105,6 @@ void sgd_ceiling(const struct sgd_state *s, struct bench_point *pt, const struct
 
 /* ---- across points ---- */
 
-/*
- * Points that measured no copy ceiling (skipped, failed) take their set's, measured
- * here where no point of the set was timed: every point of a size has its ceiling.
- */
-void sgd_ceilings(struct bench_run *r, const struct sgd_state *s);
 /* metrics[key] = GB/s of variant v / GB/s of variant `of`, in every set where both ran. */
 void sgd_ratio(struct bench_run *r, const struct sgd_state *s, int v, int of, const char *key);
 /* A metric of the point, 0 when absent. */

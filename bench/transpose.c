@@ -263,6 +263,7 @@ static void tr_point(struct bench_run *r, struct bench_point *pt)
 	*a = (struct tr_params){ v, it->size, tr_shape(&p->d, v, it->size), p->d.c, 0,
 				 TR_USES_SG(v) && p->d.c.width ? tr_shuffles(p->d.c.width, v) : 0,
 				 it->seed };
+	sgd_ceiling(&p->d, pt, it);   /* every point of a size, skipped ones too, shows its ceiling */
 	if (!sgd_ready(&p->d, pt, v))
 		return;
 	if (!tr_validate(r, p, it, a, err, sizeof(err)))
@@ -277,7 +278,6 @@ static void tr_point(struct bench_run *r, struct bench_point *pt)
 	pt->enqueue = tr_enqueue;
 	pt->enqueue_arg = &p->timed;
 	pt->bytes = tr_bytes_moved(it->size);
-	sgd_ceiling(&p->d, pt, it);
 }
 
 /* The shuffle transposes against local memory; all but the guide's against the naive one. */
@@ -285,7 +285,6 @@ static void tr_relate(struct bench_run *r)
 {
 	struct tr_state *p = r->state;
 
-	sgd_ceilings(r, &p->d);
 	for (int v = TR_SHUFFLE; v <= TR_LOCAL; v++) {
 		if (v != TR_LOCAL)
 			sgd_ratio(r, &p->d, v, TR_LOCAL, "vs_local");

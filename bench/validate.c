@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 struct val_opts {
-	const char *device, *junit, *known, *filter, *kernels;
+	const char *device, *junit, *known, *filter, *exclude, *kernels;
 	bool tap, list, quiet;
 };
 
@@ -41,6 +41,8 @@ static const struct cli_opt val_cli[] = {
 	  .help = "known issues (results/known-issues/README.md): a matching failure is\n"
 		  "expected; a matching check that passes is reported fixed" },
 	{ "filter", "GLOB", CLI_STR, VO(filter), .help = "only the checks whose id matches GLOB (vecadd/v4/*)" },
+	{ "exclude", "GLOBS", CLI_STR, VO(exclude),
+	  .help = "leave out the checks whose id matches one of the comma-separated\nGLOBS (api/*,occupancy/*)" },
 	{ "list", NULL, CLI_FLAG, VO(list), .help = "list the checks planned for the device and exit" },
 	{ "kernels", "DIR", CLI_STR, VO(kernels), .help = "load kernel sources from DIR instead of the built-in copies" },
 	{ "quiet", NULL, CLI_FLAG, VO(quiet), .help = "no summary table" },
@@ -87,9 +89,9 @@ static struct val_check *add_row(struct val_ctx *v, const struct bench_ops *row,
 /* ---- the plan: what the device declares ---- */
 
 /*
- * Work-group sizes: the smallest, the first four multiples of the SIMD width, then
- * steps of x4 up to the maximum, and the maximum (bounded: about ten per width, so a
- * device with a maximum of 8192 and five sub-group sizes stays near a hundred builds).
+ * Work-group sizes: the smallest, one and two SIMD widths, then steps of x4 up to the
+ * maximum, and the maximum (bounded: about eight per width, so a device with a maximum
+ * of 8192 and five sub-group sizes stays under a hundred builds).
  */
 static size_t wg_sizes(size_t max, unsigned simd, unsigned smallest, unsigned *out, size_t cap)
 {
@@ -97,7 +99,7 @@ static size_t wg_sizes(size_t max, unsigned simd, unsigned smallest, unsigned *o
 	unsigned last = 0;
 
 	for (unsigned k = 0; n < cap; k++) {
-		uint64_t w = k == 0 ? smallest : k <= 4 ? (uint64_t)k * simd : (uint64_t)simd << (2 * (k - 3));
+		uint64_t w = k == 0 ? smallest : k <= 2 ? (uint64_t)k * simd : (uint64_t)simd << (2 * (k - 2));
 		if (w > max)
 			w = max;
 		if (w > last)
@@ -422,17 +424,31 @@ static void plan(struct val_ctx *v)
 	val_plan_api(v);
 }
 
-/* Keeps the checks whose id matches glob (exit 2 when none does). */
-static void filter(struct val_ctx *v, const char *glob)
+/* Whether id matches one of the comma-separated globs of list (NULL: none). */
+static bool excluded(const char *list, const char *id)
+{
+	char buf[512];
+
+	if (!list)
+		return false;
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (char *save = NULL, *g = strtok_r(buf, ",", &save); g; g = strtok_r(NULL, ",", &save))
+		if (fnmatch(g, id, 0) == 0)
+			return true;
+	return false;
+}
+
+/* Keeps the checks whose id matches glob and not exclude (exit 2 when none is left). */
+static void filter(struct val_ctx *v, const char *glob, const char *exclude)
 {
 	size_t k = 0;
 
 	for (size_t i = 0; i < v->n; i++)
-		if (fnmatch(glob, v->c[i].id, 0) == 0)
+		if ((!glob || fnmatch(glob, v->c[i].id, 0) == 0) && !excluded(exclude, v->c[i].id))
 			v->c[k++] = v->c[i];
 	if (!k)
-		cli_usage_error("--filter '%s' matches none of the %zu checks planned for '%s' (see --list)",
-				glob, v->n, v->dev->name);
+		cli_usage_error("--filter '%s' --exclude '%s' leave none of the %zu checks planned for '%s' "
+				"(see --list)", glob ? glob : "*", exclude ? exclude : "", v->n, v->dev->name);
 	v->n = k;
 }
 
@@ -472,7 +488,7 @@ static int run_checks(struct val_ctx *v, const struct val_opts *o)
 				c->params = NULL;
 				rc = run_row(v, o, c);
 			} while (!rc && c->res == VAL_FAIL && c->collected && attempt++ < c->retries);
-			if (attempt && !rc)
+			if (c->retries && attempt && !rc)
 				snprintf(c->reason + strlen(c->reason), sizeof(c->reason) - strlen(c->reason),
 					 "%s(attempt %u of %u)", c->reason[0] ? " " : "",
 					 c->res == VAL_FAIL ? attempt : attempt + 1, c->retries + 1);
@@ -509,8 +525,8 @@ static int validate_main(void *opts)
 	if (o->known)
 		val_known_load(&v, o->known);
 	plan(&v);
-	if (o->filter)
-		filter(&v, o->filter);
+	if (o->filter || o->exclude)
+		filter(&v, o->filter, o->exclude);
 	if (o->list) {
 		for (size_t i = 0; i < v.n; i++)
 			printf("%-44s %s%s\n", v.c[i].id, v.c[i].beyond ? "[beyond the declared] " : "",

@@ -16,5 +16,6 @@ extern const struct bench_ops latency_bench;
 extern const struct bench_ops report_bench;
 extern const struct bench_ops compare_bench;
 extern const struct bench_ops export_bench;
+extern const struct bench_ops validate_bench;
 
 #endif

@@ -35,6 +35,9 @@ static const struct cli_opt common_cli[] = {
 	{ "noisy-cv", "PCT", CLI_UINT, CO(noisy_cv), 1, 1000,
 	  .help = "flag a point whose timed launches vary by more than PCT % (CV;\n"
 		  "default 10)" },
+	{ "validate-only", NULL, CLI_FLAG, CO(validate_only),
+	  .help = "one validated launch per point: no timing, ceiling or model (the\n"
+		  "correctness side alone, as bench validate runs it)" },
 	{ 0 } };
 static const struct cli_opt sg_cli[] = {
 	{ "sg-backend", "B", CLI_FN, 0, .fn = parse_sg_backend,
@@ -345,7 +348,12 @@ static void run_point(struct bench_run *r, struct bench_point *pt)
 	memset(pt->params, 0, r->ops->params_size ? r->ops->params_size : 1);
 	r->ops->point(r, pt);
 	phase(r, PHASE_POINTS, &t0);
-	if (pt->status == POINT_OK && pt->enqueue && !pt->n)
+	if (r->co->validate_only) {
+		/* the correctness side alone: the model only where the point measured on its own */
+		pt->ceil_bytes = 0;
+		if (!pt->n)
+			pt->model_groups = 0;
+	} else if (pt->status == POINT_OK && pt->enqueue && !pt->n)
 		bench_point_measure(r, pt, pt->enqueue, pt->enqueue_arg);
 	phase(r, PHASE_TIMED, &t0);
 	if (pt->ceil_bytes) {   /* also for a failed or skipped point: its size's ceiling */
@@ -394,6 +402,15 @@ static json_t *phases_json(const struct bench_run *r)
 	return o;
 }
 
+static bench_run_hook run_hook;
+static void *run_hook_arg;
+
+void bench_set_run_hook(bench_run_hook fn, void *arg)
+{
+	run_hook = fn;
+	run_hook_arg = arg;
+}
+
 /* The point loop; returns the number of points completed (fewer when a signal came). */
 static size_t loop_points(struct bench_run *r)
 {
@@ -438,6 +455,8 @@ static int run_points(struct bench_run *r)
 		harness_print_table(r, done);
 	if (r->ops->report && done == r->n_points)
 		rrc = r->ops->report(r);
+	if (run_hook)
+		run_hook(r, rrc, run_hook_arg);
 	phase(r, PHASE_VIEWS, &t0);
 	json_object_set_new(r->doc, "phases_s", phases_json(r));
 	rc = bench_outputs_write(r->co, r->doc);
@@ -482,6 +501,10 @@ int bench_run_main(const struct bench_ops *ops, int argc, char **argv)
 	struct cli_operands *operands = ops->flags & BENCH_OPERANDS
 		? (struct cli_operands *)((char *)r.opts + ops->operands_off) : NULL;
 	cli_parse_operands(argc, argv, sets, n, usage_cb, operands);
+	if (co.validate_only) {   /* a point that times on its own launches once, unless told */
+		co.reps = cli_given(&sets[n - 1], "reps") ? co.reps : 1;
+		co.warmup = cli_given(&sets[n - 1], "warmup") ? co.warmup : 0;
+	}
 	if (ops->check)
 		ops->check(r.opts, &sets[0]);
 	rc = ops->main ? ops->main(r.opts) : run_points(&r);

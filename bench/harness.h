@@ -32,6 +32,7 @@ struct common_opts {
 	unsigned timeout_s;      /* --timeout: a point running longer ends the run, 0: never */
 	unsigned noisy_cv;       /* --noisy-cv: CV % above which a point is flagged noisy */
 	const char *sg_backend;  /* --sg-backend (benchmarks with BENCH_SG), checked at parse */
+	bool validate_only;      /* --validate-only: one validated launch per point, nothing timed */
 };
 
 /* What a benchmark row needs from the harness. */
@@ -162,6 +163,19 @@ enum bench_phase {
  */
 void bench_ceiling_measure(struct bench_run *r, struct bench_point *pt);
 void bench_ceiling_free(struct bench_run *r);
+
+/*
+ * Validate-only runs (--validate-only, bench validate): each point runs its set-up, one
+ * launch and its validation; the harness times nothing, measures no ceiling and runs the
+ * model only for a point that measured on its own (the residency probe, whose check is
+ * the model); --reps is 1 and --warmup 0 unless given, so a point that times on its own
+ * launches once (the residency probe asks for more: its peak is a measurement).
+ *
+ * A hook, when set, sees every run once its points and report are done, before teardown:
+ * the points (status, reason, params_json) and the report's exit code.
+ */
+typedef void (*bench_run_hook)(const struct bench_run *r, int report_rc, void *arg);
+void bench_set_run_hook(bench_run_hook fn, void *arg);
 
 /* Runs a row: parses argv (argv[0] is the command), then main or the point loop. */
 int bench_run_main(const struct bench_ops *ops, int argc, char **argv);

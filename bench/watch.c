@@ -142,6 +142,11 @@ void watch_start(struct bench_run *r)
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	/* a process may run several rows one after another (bench validate); a signal stays */
+	atomic_store(&watch.stop, false);
+	atomic_store(&watch.finishing, false);
+	atomic_store(&watch.started_ns, 0);
+	atomic_store(&watch.done, 0);
 	watch.r = r;
 	watch.running = pthread_create(&watch.th, NULL, watch_main, r) == 0;
 }

@@ -7,9 +7,7 @@
  *
  * The rows are run in this process, one configuration at a time, as the command line
  * would run them (`bench vecadd --variant 3 --wg 64 --sg 16 ... --validate-only`); a
- * row's points come back through the harness's run hook. A row still outside the
- * harness (bench/legacy_rows.c) answers by its exit code, its output muted, until it
- * moves onto the harness; its checks keep their ids.
+ * row's points come back through the harness's run hook.
  */
 #include "bench.h"
 #include "atomics_host.h"
@@ -214,10 +212,7 @@ static void plan_atomics(struct val_ctx *v)
 		}
 }
 
-/*
- * The sub-group rows: every backend the device offers, every width it can build for.
- * These rows are moving onto the harness; until then they answer by exit code.
- */
+/* The sub-group rows: every backend the device offers, every width it can build for. */
 static void plan_subgroups(struct val_ctx *v)
 {
 	char args[256], why[256];
@@ -225,7 +220,7 @@ static void plan_subgroups(struct val_ctx *v)
 
 	for (int b = SGB_FIRST; b <= SGB_LAST; b++) {
 		const char *bn = sgb_name((enum sgb_backend)b);
-		if (!sgb_available(v->dev, (enum sgb_backend)b, why, sizeof(why)))
+		if (!sgb_available(v->dev, (enum sgb_backend)b, 0, why, sizeof(why)))
 			continue;
 		snprintf(args, sizeof(args), "--sg-backend %s", bn);
 		add_row(v, &sg_info_bench, args,
@@ -369,7 +364,6 @@ static int run_row(const struct val_ctx *v, const struct val_opts *o, struct val
 	char *argv[VAL_MAX_ARGS + 16];
 	const char *last;
 	int argc = 0, rc;
-	bool legacy = c->row->legacy_main != NULL;
 
 	snprintf(buf, sizeof(buf), "%s", c->args);
 	snprintf(dev, sizeof(dev), "%u", v->dev->index);
@@ -379,14 +373,7 @@ static int run_row(const struct val_ctx *v, const struct val_opts *o, struct val
 	argv[argc++] = "--device";
 	argv[argc++] = dev;
 	argv[argc++] = "--quiet";
-	if (legacy) {   /* a row outside the harness: one repetition, its exit code */
-		argv[argc++] = "--reps";
-		argv[argc++] = "1";
-		argv[argc++] = "--warmup";
-		argv[argc++] = "0";
-	} else {
-		argv[argc++] = "--validate-only";
-	}
+	argv[argc++] = "--validate-only";
 	if (o->kernels) {
 		argv[argc++] = "--kernels";
 		argv[argc++] = (char *)o->kernels;
@@ -396,7 +383,7 @@ static int run_row(const struct val_ctx *v, const struct val_opts *o, struct val
 	flight.c = c;
 	mute();
 	bench_set_run_hook(collect, c);
-	optind = 0;   /* getopt starts afresh (a legacy row parses with its own loop) */
+	optind = 0;   /* getopt starts afresh for each row */
 	rc = bench_run_main(c->row, argc, argv);
 	bench_set_run_hook(NULL, NULL);
 	unmute(log, sizeof(log), &last);

@@ -11,6 +11,7 @@ earlier run that was killed cannot decide this one.
 """
 import argparse
 import glob
+import json
 import os
 import re
 import shutil
@@ -28,6 +29,12 @@ def main() -> int:
     ap.add_argument("--no-file", action="append", default=[])
     ap.add_argument("--env", action="append", default=[], help="NAME=VALUE for the command")
     ap.add_argument("--is", dest="kinds", action="append", default=[], help="PATH:KIND afterwards")
+    ap.add_argument("--limits", metavar="DEVICE",
+                    help="read DEVICE's memory limits (bench info --json) for @MAX_ALLOC@, "
+                         "@TWICE_MAX_ALLOC@, @SCALE_ABOVE_ALLOC@ and @N_ABOVE_GLOBAL@ in the command")
+    ap.add_argument("--cap", type=int, metavar="N",
+                    help="with --limits: skip (77) when the value put in the command exceeds N, "
+                         "the most the option allows (the device's limit lies beyond it)")
     ap.add_argument("cmd", nargs=argparse.REMAINDER)
     a = ap.parse_args()
     tmp = tempfile.mkdtemp(prefix="bench-expect-")
@@ -37,8 +44,35 @@ def main() -> int:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def limits(bench, device):
+    """The device's memory limits as the values the placeholders stand for; None to skip.
+    A CPU driver reports limits that follow the memory free when asked (PoCL), so a test of
+    a size above them takes the size from the device, never a fixed number."""
+    r = subprocess.run([bench, "info", "--json", "--device", device], capture_output=True, text=True)
+    d = json.loads(r.stdout)[0]
+    alloc, glob_mem = d["max_alloc_bytes"], d["global_mem_bytes"]
+    v = {"@MAX_ALLOC@": alloc, "@TWICE_MAX_ALLOC@": 2 * alloc,
+         "@SCALE_ABOVE_ALLOC@": 2 * alloc // 65536,   # atomics: a counter buffer of scale x 64 KiB
+         "@N_ABOVE_GLOBAL@": alloc // 4}               # vecadd: 4 buffers of max_alloc bytes
+    if 4 * alloc <= glob_mem:
+        v["@N_ABOVE_GLOBAL@"] = None   # 4 buffers of the largest allowed fit: no such size
+    return {k: (str(x) if x is not None else None) for k, x in v.items()}
+
+
 def run(a, tmp) -> int:
     cmd = [c.replace("@TMPDIR@", tmp) for c in (a.cmd[1:] if a.cmd and a.cmd[0] == "--" else a.cmd)]
+    if a.limits and any("@" in c for c in cmd):
+        lim = limits(cmd[0], a.limits)
+        for k, x in lim.items():
+            if any(k in c for c in cmd) and x is None:
+                print(f"{a.limits}: no size fits {k} (4 of its largest buffers fit its memory)")
+                return 77
+            if any(k in c for c in cmd) and a.cap is not None and int(x) > a.cap:
+                print(f"{a.limits}: {k} would be {x}, above the option's own limit {a.cap}: "
+                      "the device's limit cannot be reached from the command line here")
+                return 77
+            cmd = [c.replace(k, x) for c in cmd] if x else cmd
+            a.stderr = [p.replace(k, x) for p in a.stderr] if x else a.stderr
     env = dict(os.environ)
     for kv in a.env:
         k, _, v = kv.partition("=")

@@ -69,8 +69,9 @@ static const struct cli_opt atomics_cli[] = {
 		  "own         own counter on its own cache line\n"
 		  "neighbours  own counter, adjacent 4-byte words (the guide's layout:\n"
 		  "            cache-line-size / 4 work-items share a line)\n"
-		  "sg          one counter per sub-group (fixed width 32, or the warp\n"
-		  "            size, where the device has no sub-groups)\n"
+		  "sg          one counter per sub-group of the --sg-backend layer (default:\n"
+		  "            the driver's, 32 required where it can be; else the warp,\n"
+		  "            else 32 work-items emulated)\n"
 		  "wg          one counter per work-group\n"
 		  "single      one counter for all work-items\n"
 		  "local       own counter in local memory\n"
@@ -118,25 +119,38 @@ static void atomics_check(void *opts, const struct cli_set *given)
 
 /* ---- plan: launch shape, sub-groups, memory ---- */
 
-static void plan_sg(const struct dev_info *d, struct at_state *p)
+/*
+ * The sub-group layer the sg pattern groups work-items by: --sg-backend, or the first
+ * backend available (intel, khr: 32 required where the driver can require it; nv: the
+ * warp; emulated: 32 consecutive work-items), recorded as before issue 9.
+ */
+static void plan_sg(const struct bench_run *r, struct at_state *p)
 {
-	if (dev_can_require_sg(d, 32)) {
-		p->sg_req = 32;
-		p->sg_source = "required (cl_intel_required_subgroup_size)";
-	} else if (dev_has_subgroups(d)) {
-		p->sg_source = "chosen by the driver (32 cannot be required)";
-	} else {
-		p->sg_width = d->nv_warp_size ? d->nv_warp_size : 32;
-		p->sg_source = d->nv_warp_size ? "no sub-groups: fixed width = warp size "
-						 "(CL_DEVICE_WARP_SIZE_NV)"
-					       : "no sub-groups: fixed width 32";
-	}
+	const struct dev_info *d = r->dev;
+	struct sgb_choice *c = &p->sgc;
+	const char *src;
+	char err[1024];
+
+	if (!sgb_select(d, r->co->sg_backend, 0, c, err, sizeof(err)) ||
+	    !sgb_set_width(d, c, false, 0, 32, err, sizeof(err)))
+		cli_usage_error("%s", err);
+	src = c->forced ? c->width_source
+	      : c->required ? "required (cl_intel_required_subgroup_size)"
+	      : sgb_native(c->backend) ? "chosen by the driver (32 cannot be required)"
+	      : c->backend == SGB_NV ? "no sub-groups: fixed width = warp size (CL_DEVICE_WARP_SIZE_NV)"
+	      : NULL;
+	if (src)
+		snprintf(p->sg_source, sizeof(p->sg_source), "%s", src);
+	else
+		snprintf(p->sg_source, sizeof(p->sg_source), "no sub-groups: fixed width %u", c->width);
 }
 
-static void plan_shape(const struct dev_info *d, const struct atomics_opts *o, struct at_state *p)
+static void plan_shape(const struct bench_run *r, const struct atomics_opts *o, struct at_state *p)
 {
+	const struct dev_info *d = r->dev;
+
 	p->items = 1024ull * o->scale;
-	plan_sg(d, p);
+	plan_sg(r, p);
 	p->wg = o->wg ? o->wg : (unsigned)(d->max_wg < 256 ? d->max_wg : 256);
 	if (p->wg > d->max_wg || p->wg > d->max_item_sizes[0])
 		cli_usage_error("--wg %u exceeds the device's work-group limit on '%s': allowed 1..%zu",
@@ -145,9 +159,9 @@ static void plan_shape(const struct dev_info *d, const struct atomics_opts *o, s
 	if (p->items % p->wg)
 		cli_usage_error("--wg %u does not divide the %llu work-items (1024 x --scale %u)", p->wg,
 				(unsigned long long)p->items, o->scale);
-	if (p->sg_req && p->wg % p->sg_req)
+	if (at_sg_req(p) && p->wg % at_sg_req(p))
 		cli_usage_error("--wg %u is not a multiple of the required sub-group size %u", p->wg,
-				p->sg_req);
+				at_sg_req(p));
 	if ((uint64_t)p->wg * 4 > d->local_mem)
 		cli_usage_error("--wg %u needs %u bytes of local memory for the local pattern; '%s' has "
 				"%llu", p->wg, p->wg * 4, d->name, (unsigned long long)d->local_mem);
@@ -218,7 +232,7 @@ static size_t atomics_plan(struct bench_run *r)
 
 	memset(p, 0, sizeof(*p));
 	r->state = p;
-	plan_shape(r->dev, o, p);
+	plan_shape(r, o, p);
 	plan_memory(r->dev, o, p);
 	at_build(r, (enum at_api)o->api, o->orders, p);
 	alloc_bufs(r, p);
@@ -357,10 +371,10 @@ static void caps_missing(const struct dev_info *d, enum at_order ord, bool local
 			 local ? "work_group" : "device");
 }
 
-/* The sub-group width the point states: required, fixed, or what the kernel saw. */
+/* The sub-group width the point states: required, the layer's, or what the kernel saw. */
 static unsigned at_sg(const struct at_state *p, unsigned sg_kernel)
 {
-	return p->sg_req ? p->sg_req : p->sg_width ? p->sg_width : sg_kernel;
+	return p->sgc.width ? p->sgc.width : sg_kernel;
 }
 
 static unsigned items_per_counter(const struct at_state *p, enum at_pattern pat, unsigned sg_kernel)
@@ -449,6 +463,15 @@ static void at_point_ok(struct bench_run *r, struct bench_point *pt, const struc
 		bench_note(pt, "the chain is within the launch overhead's noise: raise --ops");
 }
 
+/*
+ * The model's SIMD width: the point's sub-group size, but the model's own where
+ * --sg-backend emulated was named (the layer's width is not the hardware's).
+ */
+static unsigned model_simd(const struct at_state *p, const struct at_params *a)
+{
+	return p->sgc.forced && p->sgc.backend == SGB_EMULATED ? 0 : a->sg;
+}
+
 static void atomics_point(struct bench_run *r, struct bench_point *pt)
 {
 	struct at_state *p = r->state;
@@ -466,7 +489,8 @@ static void atomics_point(struct bench_run *r, struct bench_point *pt)
 	at_params_fill(r, pt->index, t.sg_kernel, a);
 	if (pt->status == POINT_OK)
 		at_point_ok(r, pt, &t);
-	bench_point_model(pt, &t.res, a->wg, a->sg, at_is_local(t.pat), chain ? 1 : p->groups);
+	bench_point_model(pt, &t.res, a->wg, model_simd(p, a), at_is_local(t.pat),
+			  chain ? 1 : p->groups);
 }
 
 /* ---- views ---- */
@@ -492,9 +516,9 @@ static const char *scope_used(const struct at_params *a)
 static json_t *atomics_params_json(const struct bench_run *r, const struct bench_point *pt)
 {
 	const struct at_params *a = pt->params;
+	const struct at_state *p = r->state;
 	json_t *j = json_object();
 
-	(void)r;
 	json_object_set_new(j, "pattern", json_string(at_pattern_names[a->pat]));
 	json_object_set_new(j, "order", json_string(at_order_names[a->ord]));
 	json_object_set_new(j, "api", bench_json_str0(api_used(a)));
@@ -515,6 +539,8 @@ static json_t *atomics_params_json(const struct bench_run *r, const struct bench
 	json_object_set_new(j, "stride_bytes", bench_json_uint0(a->stride));
 	json_object_set_new(j, "flush", json_boolean(a->flush_bytes > 0));
 	json_object_set_new(j, "flush_bytes", bench_json_uint0(a->flush_bytes));
+	if (p->sgc.forced)   /* the layer named: sg_backend, sg_width, sg_width_source, ... */
+		sgb_params(j, &p->sgc);
 	return j;
 }
 
@@ -569,10 +595,11 @@ static void atomics_title(const struct bench_run *r, FILE *f)
 	fprintf(f, "atomics on %s (%s): %llu work-items (1024 x %u), work-groups of %u, %u "
 		"fetch-adds each\n", d->name, d->platform_name, (unsigned long long)p->items, o->scale,
 		p->wg, o->ops);
-	if (p->sg_req || p->sg_width)
-		fprintf(f, "sub-group size %u: %s\n", at_sg(p, 0), p->sg_source);
+	if (p->sgc.width)
+		fprintf(f, "sub-group size %u: %s", p->sgc.width, p->sg_source);
 	else
-		fprintf(f, "sub-group size: %s\n", p->sg_source);
+		fprintf(f, "sub-group size: %s", p->sg_source);
+	fprintf(f, p->sgc.forced ? " (--sg-backend %s)\n" : "\n", sgb_name(p->sgc.backend));
 	if (d->clock_mhz)
 		fprintf(f, "cycles from the nominal clock, CL_DEVICE_MAX_CLOCK_FREQUENCY = %u MHz\n",
 			d->clock_mhz);
@@ -617,7 +644,7 @@ const struct bench_ops atomics_bench = {
 		"a 0-op launch subtracted); cycles from the nominal CL_DEVICE_MAX_CLOCK_FREQUENCY.\n"
 		"Counters start poisoned (0xDEADBEEF) and are checked exactly after the first launch\n"
 		"and after all of them; a point the device cannot run is skipped with the reason.\n",
-	.flags = BENCH_DEVICE,
+	.flags = BENCH_DEVICE | BENCH_SG,
 	.opts = atomics_cli,
 	.opts_size = sizeof(struct atomics_opts),
 	.defaults = atomics_defaults,

@@ -6,6 +6,7 @@
 #define BENCH_ATOMICS_HOST_H
 
 #include "harness.h"
+#include "sgb.h"
 
 /* Contention patterns; the first five match PAT_* in kernels/atomics.cl. */
 enum at_pattern {
@@ -44,9 +45,9 @@ struct at_pair {
 struct at_state {
 	uint64_t items;           /* N */
 	unsigned wg, groups;
-	unsigned sg_req;          /* required sub-group size, 0: none */
-	unsigned sg_width;        /* emulated sub-group width where the device has none */
-	const char *sg_source;
+	/* the sub-group layer the sg pattern groups work-items by (--sg-backend, or the first) */
+	struct sgb_choice sgc;
+	char sg_source[160];      /* where the sub-group width comes from, for the results */
 	unsigned line_bytes, line_words;
 	uint64_t llc;             /* bytes */
 	const char *llc_source;
@@ -72,6 +73,12 @@ struct at_run {
 	uint64_t launches;        /* launches with ops > 0 since the counters were poisoned */
 	double overhead_ns;       /* the chain: median of a launch of ops = 0 */
 };
+
+/* The sub-group size the kernels require, 0: none (the driver's choice, or not the driver's). */
+static inline unsigned at_sg_req(const struct at_state *p)
+{
+	return p->sgc.required ? p->sgc.width : 0;
+}
 
 extern const char *const at_pattern_names[AT_NPATTERNS];
 extern const char *const at_order_names[AT_NORDERS];

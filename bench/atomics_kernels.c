@@ -13,12 +13,12 @@ static const char *const at_kernel_names[AT_NKERNELS] = {
 
 /* ---- builds ---- */
 
-/* -cl-std for OpenCL C 2.0/3.0 atomics (an OpenCL 3.0 device must accept CL3.0). */
-static const char *c11_std(const struct dev_info *d)
+/* The OpenCL C version of C11 atomics, 30 or 20 (an OpenCL 3.0 device must accept 3.0); 0: none. */
+static unsigned c11_version(const struct dev_info *d)
 {
 	if (d->c_major >= 3 || d->api_major >= 3)
-		return "-cl-std=CL3.0";
-	return d->c_major == 2 ? "-cl-std=CL2.0" : NULL;
+		return 30;
+	return d->c_major == 2 ? 20 : 0;
 }
 
 /* First line of a build error, for a point's reason. */
@@ -30,25 +30,22 @@ static void first_line(const char *msg, char *out, size_t len)
 }
 
 /*
- * The build options of one order's program. The sub-group part (-cl-std, -DREQD_SG,
- * -DHAVE_SG, -DHAVE_KHR_SG) is built here, apart from prog_sg_options.
+ * The build options of one order's program: the API and order, then the sub-group
+ * layer's (sgb_build_options), whose -cl-std also covers the C11 atomics' version.
  */
 static void at_options(const struct dev_info *d, const struct at_state *p, bool c11,
 		       enum at_order ord, char *buf, size_t len)
 {
-	const char *std = c11 ? c11_std(d) : NULL;
-	int off;
+	struct sgb_choice c = p->sgc;
+	int off = snprintf(buf, len, "-DAPI_C11=%d -DORDER=%s -DPOISON=0x%08xu", c11,
+			   ord == AT_RELAXED ? "memory_order_relaxed" : "memory_order_acq_rel",
+			   CHECK_POISON);
 
-	if (!std && dev_has_subgroups(d))
-		std = d->c_major >= 3 ? "-cl-std=CL3.0" : d->c_major == 2 ? "-cl-std=CL2.0" : NULL;
-	off = snprintf(buf, len, "-DAPI_C11=%d -DORDER=%s -DPOISON=0x%08xu%s%s", c11,
-		       ord == AT_RELAXED ? "memory_order_relaxed" : "memory_order_acq_rel",
-		       CHECK_POISON, std ? " " : "", std ? std : "");
-	if (p->sg_req)
-		off += snprintf(buf + off, len - (size_t)off, " -DREQD_SG=%u", p->sg_req);
-	if (dev_has_subgroups(d))
-		snprintf(buf + off, len - (size_t)off, " -DHAVE_SG=1%s",
-			 d->has_intel_subgroups || d->has_c30_subgroups ? "" : " -DHAVE_KHR_SG=1");
+	c.c_version = c11 ? c11_version(d) : 0;
+	if (off > 0 && (size_t)off + 1 < len) {
+		buf[off] = ' ';   /* a backend always has options (its macro) */
+		sgb_build_options(d, &c, p->wg, buf + off + 1, len - (size_t)off - 1);
+	}
 }
 
 /* Builds g; false with err when the compiler refuses it (a missing kernel exits 1). */
@@ -85,10 +82,10 @@ static void build_order(struct bench_run *r, enum at_api api, struct at_state *p
 	struct at_prog *g = &p->prog[ord];
 	char err[16384], line[512], why[1024];
 
-	if (api == AT_API_C11 && !c11_std(d))
+	if (api == AT_API_C11 && !c11_version(d))
 		cli_usage_error("--api c11: '%s' offers %s only (atomic_fetch_add_explicit needs OpenCL "
 				"C 2.0 or later)", d->name, d->c_version);
-	if (api == AT_API_1X || !c11_std(d)) {
+	if (api == AT_API_1X || !c11_version(d)) {
 		if (ord == AT_ACQ_REL) {
 			snprintf(g->skip, sizeof(g->skip), "OpenCL 1.x atomic_add takes no memory order: "
 				 "acq_rel needs OpenCL C 2.0+ atomic_fetch_add_explicit (%s)",
@@ -133,9 +130,13 @@ void at_build(struct bench_run *r, enum at_api api, const bool *orders, struct a
 							       &res));
 	}
 	json_object_set_new(r->doc, "kernels", ks);
-	if (p->flush_bytes)
-		p->k_flush = bench_build(r, "atomics.cl", "atomics_flush", "-DAPI_C11=0 -DPOISON=0u",
-					 &p->flush_prog, NULL);
+	if (p->flush_bytes) {
+		char opts[512];   /* the file needs a sub-group backend: the points' options */
+
+		at_options(r->dev, p, false, AT_RELAXED, opts, sizeof(opts));
+		p->k_flush = bench_build(r, "atomics.cl", "atomics_flush", opts, &p->flush_prog,
+					 NULL);
+	}
 }
 
 
@@ -162,7 +163,7 @@ bool at_set_ops(const struct at_run *t, cl_uint ops, char *err, size_t len)
 
 bool at_args(const struct at_state *p, struct at_run *t, unsigned ops, char *err, size_t len)
 {
-	cl_uint o = ops, pat = (cl_uint)t->pat, lw = p->line_words, sgw = p->sg_width;
+	cl_uint o = ops, pat = (cl_uint)t->pat, lw = p->line_words;
 	cl_uint shared = t->pat == AT_LOCAL_WG, slots = AT_CHAIN_SLOTS;
 
 	if (t->pat == AT_CHAIN) {
@@ -178,7 +179,7 @@ bool at_args(const struct at_state *p, struct at_run *t, unsigned ops, char *err
 	}
 	t->l = (struct time_launch){ t->g->k[AT_K_GLOBAL], (size_t)p->items, p->wg };
 	return PROG_SET_ARGS(t->l.kernel, err, len, PROG_ARG(p->ctr), PROG_ARG(p->where), PROG_ARG(o),
-			     PROG_ARG(pat), PROG_ARG(lw), PROG_ARG(sgw), PROG_ARG(p->info));
+			     PROG_ARG(pat), PROG_ARG(lw), PROG_ARG(p->info));
 }
 
 bool at_poison(struct bench_run *r, const struct at_state *p, enum at_pattern pat, char *err,
@@ -202,10 +203,13 @@ static bool read_words(struct bench_run *r, cl_mem m, uint64_t words, uint32_t *
 
 /* ---- validation ---- */
 
-/* The counter word work-item i must use, or UINT64_MAX where the driver decides (sub-groups). */
+/*
+ * The counter word work-item i must use, or UINT64_MAX where the driver decides (its own
+ * sub-groups): the layer's are consecutive work-items, get_group_id(0) * sg_num() + sg_id().
+ */
 static uint64_t expected_addr(const struct at_state *p, enum at_pattern pat, uint64_t i)
 {
-	uint64_t g = i / p->wg, l = i % p->wg;
+	uint64_t g = i / p->wg, l = i % p->wg, w = p->sgc.width;
 
 	switch (pat) {
 	case AT_OWN: return i * p->line_words;
@@ -213,9 +217,9 @@ static uint64_t expected_addr(const struct at_state *p, enum at_pattern pat, uin
 	case AT_WG: return g * p->line_words;
 	case AT_SINGLE: return 0;
 	default:
-		if (!p->sg_width)
+		if (sgb_native(p->sgc.backend) || !w)
 			return UINT64_MAX;
-		return (g * ((p->wg + p->sg_width - 1) / p->sg_width) + l / p->sg_width) * p->line_words;
+		return (g * ((p->wg + w - 1) / w) + l / w) * p->line_words;
 	}
 }
 
@@ -292,6 +296,7 @@ static bool check_info(struct bench_run *r, const struct at_state *p, struct at_
 		       char *err, size_t len)
 {
 	cl_uint info[4];
+	unsigned want;
 
 	if (!read_words(r, p->info, 4, info, err, len))
 		return false;
@@ -301,9 +306,11 @@ static bool check_info(struct bench_run *r, const struct at_state *p, struct at_
 			 info[0], info[1], p->wg, p->groups);
 		return false;
 	}
-	if (p->sg_req && info[2] != p->sg_req) {
-		snprintf(err, len, "required sub-group size %u, the kernel ran with %u", p->sg_req,
-			 info[2]);
+	/* the size required of the driver, or the layer's own width (the warp, emulated) */
+	want = sgb_native(p->sgc.backend) ? at_sg_req(p) : p->sgc.width;
+	if (want && info[2] != want) {
+		snprintf(err, len, "%s sub-group size %u, the kernel ran with %u",
+			 p->sgc.required ? "required" : sgb_name(p->sgc.backend), want, info[2]);
 		return false;
 	}
 	return true;

@@ -41,7 +41,8 @@ static const struct cli_opt common_cli[] = {
 	{ 0 } };
 static const struct cli_opt sg_cli[] = {
 	{ "sg-backend", "B", CLI_FN, 0, .fn = parse_sg_backend,
-	  .help = "sub-group backend: intel, khr, nv or emulated (default: the first\nthe device runs)" },
+	  .help = "sub-group backend: intel, khr, nv or emulated (default: the first the\n"
+		  "device runs; vecadd and occupancy: the driver's own sub-groups, or none)" },
 	{ 0 } };
 
 void bench_usage(const struct bench_ops *ops, FILE *f)

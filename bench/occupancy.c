@@ -45,7 +45,8 @@ static const struct cli_opt occ_cli[] = {
 	{ "wg", "RANGE", CLI_RANGE, OO(wg), 1, 65535,
 	  .help = "work-group sizes (default 32..MAX:32, MAX the device maximum, <= 1024)" },
 	{ "sg", "RANGE|auto", CLI_FN, 0, .fn = parse_sg,
-	  .help = "required sub-group sizes (cl_intel_required_subgroup_size; default auto)" },
+	  .help = "required sub-group sizes (cl_intel_required_subgroup_size; default auto);\n"
+		  "with --sg-backend, widths of that layer" },
 	{ "slm", "RANGE", CLI_SIZE_RANGE, OO(slm), 0, 1ull << 30,
 	  .help = "local memory per work-group, bytes: a range of sizes with K/Ki\n"
 		  "suffixes, e.g. 0,16Ki,32Ki or 0..48Ki:8Ki (default 0)" },
@@ -89,7 +90,7 @@ static void occ_check(void *opts, const struct cli_set *given)
 
 /* ---- plan ---- */
 
-/* Default and bounds of --wg, --slm and --sg against the device (exit 2). */
+/* Default and bounds of --wg and --slm against the device (exit 2). */
 static void plan_check(const struct dev_info *d, struct occ_opts *o)
 {
 	size_t max = d->max_wg < 1024 ? d->max_wg : 1024;
@@ -108,12 +109,30 @@ static void plan_check(const struct dev_info *d, struct occ_opts *o)
 			cli_usage_error("--slm %llu exceeds CL_DEVICE_LOCAL_MEM_SIZE of '%s': allowed 0..%llu",
 					(unsigned long long)o->slm.v[i], d->name,
 					(unsigned long long)d->local_mem);
-	for (size_t i = 0; i < o->sg.n; i++)
-		if (!dev_can_require_sg(d, (unsigned)o->sg.v[i]))
+}
+
+/*
+ * The sub-group backend: --sg-backend, every --sg checked against its widths; without
+ * it, as before issue 9: the driver's own sub-groups or none, --sg a size to require.
+ */
+static void plan_sg(const struct bench_run *r, const struct occ_opts *o, struct occ_state *s)
+{
+	const struct dev_info *d = r->dev;
+	const char *name = r->co->sg_backend;
+	char err[1024], buf[128];
+
+	if (!sgb_select(d, name, name ? 0 : SGB_NATIVE_OR_NONE, &s->sgc, err, sizeof(err)))
+		cli_usage_error("%s", err);
+	for (size_t i = 0; i < o->sg.n; i++) {
+		struct sgb_choice c = s->sgc;
+		if (!name && !dev_can_require_sg(d, (unsigned)o->sg.v[i]))
 			cli_usage_error("--sg %llu cannot be required on '%s': supported sizes are %s",
 					(unsigned long long)o->sg.v[i], d->name,
 					d->has_intel_reqd_sg ? dev_sg_sizes_str(d, buf, sizeof(buf))
 							     : "none (no cl_intel_required_subgroup_size)");
+		if (!sgb_set_width(d, &c, true, (unsigned)o->sg.v[i], 0, err, sizeof(err)))
+			cli_usage_error("%s", err);
+	}
 }
 
 /* One kernel per (sg, slm, barrier), in the order of the points; the work-group size varies fastest. */
@@ -345,18 +364,20 @@ static void probe_point(struct bench_run *r, struct bench_point *pt)
 	bool ok;
 
 	a->sg_req = pk->cfg.sg;
+	a->sgc = r->co->sg_backend ? &pk->sgc : NULL;
 	a->slm = pk->cfg.slm;
 	a->barrier = pk->cfg.barrier;
 	a->local_mem = pk->res.local_mem;
 	a->nv_registers = pk->res.nv_registers;
-	a->simd = a->sg_req ? a->sg_req : r->dev->nv_warp_size;
+	a->simd = probe_simd(r, pk);
 	a->groups = launch_groups(r, probe_model_resident(r, pk, a->wg, a->simd), a->wg);
 	cl_clear_last();
 	ok = calibrate(r, pt, pk, a, &res, err, sizeof(err)) &&
 	     overfill(r, pt, pk, a, &res, err, sizeof(err)) &&
 	     measure(r, pt, pk, a, &m, &res, err, sizeof(err));
 	probe_status(pt, pk, ok, err);
-	if (ok && !a->simd && res.sg_kernel)   /* the model with the width the kernel really ran with */
+	/* the model with the width the kernel really ran with (not an emulated layer's) */
+	if (ok && !a->simd && res.sg_kernel && pk->sgc.backend != SGB_EMULATED)
 		a->simd = res.sg_kernel;
 	a->sg_kernel = res.sg_kernel;
 	bench_point_model(pt, &pk->res, a->wg, a->simd, a->barrier, a->groups);
@@ -386,6 +407,8 @@ static json_t *probe_params_json(const struct occ_point *a)
 	json_object_set_new(p, "groups", json_integer((json_int_t)a->groups));
 	json_object_set_new(p, "spin", json_integer(a->spin));
 	json_object_set_new(p, "nv_registers", bench_json_uint0(a->nv_registers));
+	if (a->sgc)   /* sg_backend, sg_width, sg_width_source, sg_size_required */
+		sgb_params(p, a->sgc);
 	return p;
 }
 
@@ -495,6 +518,7 @@ static size_t occ_plan(struct bench_run *r)
 	memset(s, 0, sizeof(*s));
 	r->state = s;
 	plan_check(r->dev, o);
+	plan_sg(r, o, s);
 	probe_bufs_init(r, &s->bufs);
 	r->cols = o->waves ? waves_cols : probe_cols;   /* the two modes have different tables */
 	return o->waves ? waves_plan(r) : probe_plan(r, o, s);
@@ -536,7 +560,7 @@ const struct bench_ops occupancy_bench = {
 	.synopsis = "usage: bench occupancy [options]\n"
 		    "  Launches several times more work-groups than the device can hold; each records\n"
 		    "  its arrival and departure, and the peak count is the number resident at once.\n",
-	.flags = BENCH_DEVICE,
+	.flags = BENCH_DEVICE | BENCH_SG,
 	.opts = occ_cli,
 	.opts_size = sizeof(struct occ_opts),
 	.defaults = occ_defaults,

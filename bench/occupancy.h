@@ -7,6 +7,7 @@
 #define BENCH_OCCUPANCY_H
 
 #include "harness.h"
+#include "sgb.h"
 
 struct occ_opts {
 	struct range wg, sg, slm, groups;  /* sg empty: auto; groups: the --waves sweep */
@@ -27,6 +28,7 @@ struct probe_cfg {
 /* A built probe kernel (it serves every work-group size). */
 struct probe_kernel {
 	struct probe_cfg cfg;
+	struct sgb_choice sgc;   /* the sub-group layer and width it was built for */
 	cl_program prog;
 	cl_kernel k;
 	char *log;
@@ -56,6 +58,8 @@ struct probe_result {
 
 /* What a run resolves once: the kernels (one per configuration) and the buffers. */
 struct occ_state {
+	/* the sub-group backend: --sg-backend, else the driver's own sub-groups or none */
+	struct sgb_choice sgc;
 	struct probe_kernel *kern;
 	size_t n_kern;
 	struct probe_bufs bufs;
@@ -72,10 +76,14 @@ struct occ_point {
 	uint64_t slm, local_mem, groups;
 	bool barrier;
 	bool measured;
+	const struct sgb_choice *sgc;   /* --sg-backend: the kernel's layer; NULL: not named */
 	uint64_t resident, resident_min, whole, occupied;  /* largest (min: smallest) of the reps */
 };
 
-/* Builds the probe for cfg (exits 1 naming a failed build). */
+/*
+ * Builds the probe for cfg with the run's sub-group backend at width cfg->sg (exits 1
+ * naming a failed build).
+ */
 void probe_build(struct bench_run *r, const struct probe_cfg *cfg, struct probe_kernel *pk);
 void probe_kernel_free(struct probe_kernel *pk);
 /* The always-present buffers (counters, launch info); the others grow per launch. */
@@ -88,6 +96,8 @@ void probe_bufs_free(struct probe_bufs *b);
 bool probe_launch(struct bench_run *r, const struct probe_kernel *pk, struct probe_bufs *b,
 		  unsigned wg, uint64_t groups, unsigned spin, struct probe_result *res, char *err,
 		  size_t len);
+/* The model's SIMD width for a kernel: its required size, else the warp (0: unknown). */
+unsigned probe_simd(const struct bench_run *r, const struct probe_kernel *pk);
 /* The model's resident work-groups for the probe on the live device, 0 when it cannot say. */
 uint64_t probe_model_resident(const struct bench_run *r, const struct probe_kernel *pk, unsigned wg,
 			      unsigned simd);

@@ -9,13 +9,24 @@
 
 void probe_build(struct bench_run *r, const struct probe_cfg *cfg, struct probe_kernel *pk)
 {
+	const struct occ_state *s = r->state;
+	char err[1024];
 	int off;
 
 	memset(pk, 0, sizeof(*pk));
 	pk->cfg = *cfg;
+	pk->sgc = s->sgc;
+	/* --sg auto (0): the driver's choice, or the layer's own width */
+	if (!sgb_set_width(r->dev, &pk->sgc, cfg->sg != 0, cfg->sg, 0, err, sizeof(err)))
+		cli_usage_error("%s", err);
 	off = snprintf(pk->opts, sizeof(pk->opts), "-DBARRIER=%d -DSLM_WORDS=%llu", cfg->barrier,
 		       (unsigned long long)((cfg->slm + 3) / 4));
-	prog_sg_options(r->dev, cfg->sg, pk->opts + off, sizeof(pk->opts) - (size_t)off);
+	if (off > 0 && (size_t)off + 1 < sizeof(pk->opts)) {
+		pk->opts[off] = ' ';   /* no backend (none): no options, no space */
+		if (!sgb_build_options(r->dev, &pk->sgc, 0, pk->opts + off + 1,
+				       sizeof(pk->opts) - (size_t)off - 1))
+			pk->opts[off] = '\0';
+	}
 	/* a build takes a second or more on CPU drivers; during plan, so no point's index */
 	bench_progress_step(r, SIZE_MAX, "building occupancy.cl %s", pk->opts);
 	pk->k = bench_build(r, "occupancy.cl", "occ_probe", pk->opts, &pk->prog, &pk->log);
@@ -30,6 +41,11 @@ void probe_kernel_free(struct probe_kernel *pk)
 		clReleaseProgram(pk->prog);
 	free(pk->log);
 	memset(pk, 0, sizeof(*pk));
+}
+
+unsigned probe_simd(const struct bench_run *r, const struct probe_kernel *pk)
+{
+	return pk->sgc.required ? pk->sgc.width : r->dev->nv_warp_size;
 }
 
 uint64_t probe_model_resident(const struct bench_run *r, const struct probe_kernel *pk, unsigned wg,

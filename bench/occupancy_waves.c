@@ -56,7 +56,7 @@ size_t waves_plan(struct bench_run *r)
 	probe_build(r, &cfg, &s->kern[0]);
 	s->n_kern = 1;
 	s->spin = o->spin ? o->spin : 16384;
-	s->simd = cfg.sg ? cfg.sg : r->dev->nv_warp_size;
+	s->simd = probe_simd(r, &s->kern[0]);
 	cap = probe_model_resident(r, &s->kern[0], (unsigned)o->wg.v[0], s->simd);
 	s->cap = cap ? cap : r->dev->compute_units;
 	if (!o->groups.n)
@@ -86,6 +86,7 @@ void waves_point(struct bench_run *r, struct bench_point *pt)
 	a->spin = s->spin;
 	a->barrier = pk->cfg.barrier;
 	a->slm = pk->cfg.slm;
+	a->sgc = r->co->sg_backend ? &pk->sgc : NULL;
 	bench_point_model(pt, &pk->res, a->wg, s->simd, a->barrier, a->groups);
 	if (!probe_launch(r, pk, &s->bufs, a->wg, a->groups, a->spin, &res, err, sizeof(err))) {
 		bench_fail(pt, "%s", err);
@@ -104,6 +105,8 @@ json_t *waves_params_json(const struct occ_point *a)
 	json_object_set_new(p, "spin", json_integer(a->spin));
 	json_object_set_new(p, "barrier", json_boolean(a->barrier));
 	json_object_set_new(p, "slm_requested", json_integer((json_int_t)a->slm));
+	if (a->sgc)
+		sgb_params(p, a->sgc);
 	return p;
 }
 

@@ -8,6 +8,8 @@
  *              global memory and work-group scope on local memory;
  *   API_C11=0  OpenCL 1.x atomic_add (no memory order, no scope argument).
  *   POISON     the value counters start from (CHECK_POISON).
+ *   and a sub-group backend (host/sgb.c's sgb_build_options): the sg pattern's
+ *              sub-groups are that layer's (sg_id, sg_num of bench_common.h).
  *
  * Every work-item i adds v_i = 2 i + 1 (odd, distinct) `ops` times, so a
  * counter ends at POISON + ops * (sum of v_i of the items on it) (mod 2^32)
@@ -17,6 +19,10 @@
  * ops (atomics_chain); atomics_flush writes 4 * n bytes.
  */
 #include "bench_common.h"
+
+#if !SG_LAYER
+#error "atomics.cl groups work-items by a sub-group backend: build with sgb_build_options"
+#endif
 
 #if API_C11
 #define GLOBAL_ADD(p, v) \
@@ -36,23 +42,15 @@
 #define PAT_SINGLE 4     /* one counter for everyone */
 
 /* Word index of the counter of this work-item. */
-static inline uint atomics_addr(uint pattern, uint line_words, uint sg_width)
+static inline uint atomics_addr(uint pattern, uint line_words)
 {
 	uint i = (uint)get_global_id(0);
 
 	switch (pattern) {
 	case PAT_OWN: return i * line_words;
 	case PAT_NEIGHBOURS: return i;
-	case PAT_SG: {
-#ifdef HAVE_SG
-		(void)sg_width;
-		uint sg = (uint)get_group_id(0) * get_num_sub_groups() + get_sub_group_id();
-#else
-		uint per_group = ((uint)get_local_size(0) + sg_width - 1) / sg_width;
-		uint sg = (uint)get_group_id(0) * per_group + (uint)get_local_id(0) / sg_width;
-#endif
-		return sg * line_words;
-	}
+	/* the sub-groups of the layer the host chose (the driver's, the warp, emulated) */
+	case PAT_SG: return ((uint)get_group_id(0) * sg_num() + sg_id()) * line_words;
 	case PAT_WG: return (uint)get_group_id(0) * line_words;
 	default: return 0;
 	}
@@ -60,11 +58,10 @@ static inline uint atomics_addr(uint pattern, uint line_words, uint sg_width)
 
 /* where[i] records the counter work-item i used (the host checks the mapping). */
 __kernel BENCH_REQD_SG void atomics_global(__global uint *ctr, __global uint *where, uint ops,
-					   uint pattern, uint line_words, uint sg_width,
-					   __global uint *info)
+					   uint pattern, uint line_words, __global uint *info)
 {
 	uint i = (uint)get_global_id(0);
-	uint a = atomics_addr(pattern, line_words, sg_width);
+	uint a = atomics_addr(pattern, line_words);
 	uint v = 2u * i + 1u;
 	__global uint *p = ctr + a;
 

@@ -1,17 +1,20 @@
 #!/usr/bin/env python3
 """Runs bench validate with --junit and --tap, then reads both back.
 
-usage: junit_check.py [--expect-code N] [--expect-result ID=RESULT]... -- CMD...
+usage: junit_check.py [--expect-code N] [--expect-result ID=RESULT]... [--xsd FILE] -- CMD...
 CMD gets --junit FILE --tap added. The JUnit file must parse with Python's XML module
 and have the shape GitLab and Jenkins read: <testsuites> with counts, one <testsuite>
 per benchmark (the first part of each check id) whose counts agree with its testcases,
 one <testcase> per TAP line, each with classname, name and time, at most one <failure>
 (with a message) or <skipped> (with a message). Every TAP check must have its testcase,
-not ok lines exactly the failures and expected failures.
+not ok lines exactly the failures and expected failures. With --xsd, the file must also
+validate against that schema (results/schema/junit.xsd) with `xmllint --schema`, where xmllint
+is installed (libxml2-utils; without it the schema check alone is left out, and says so).
 """
 import argparse
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -63,6 +66,17 @@ def check_junit(path):
     return cases
 
 
+def check_xsd(path, xsd):
+    xmllint = shutil.which("xmllint")
+    if not xmllint:
+        print(f"xmllint not installed (libxml2-utils): not checked against {xsd}")
+        return
+    r = subprocess.run([xmllint, "--noout", "--schema", xsd, path], capture_output=True, text=True)
+    if r.returncode != 0:
+        fail(f"the JUnit file does not validate against {xsd}:\n{r.stderr.strip()}")
+    print(f"the JUnit file validates against {xsd}")
+
+
 def check_tap(out):
     lines = out.splitlines()
     if not lines or lines[0] != "TAP version 13":
@@ -83,6 +97,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--expect-code", type=int, default=0)
     ap.add_argument("--expect-result", action="append", default=[])
+    ap.add_argument("--xsd")
     ap.add_argument("cmd", nargs=argparse.REMAINDER)
     a = ap.parse_args()
     cmd = a.cmd[1:] if a.cmd and a.cmd[0] == "--" else a.cmd
@@ -94,6 +109,8 @@ def main():
             print(r.stdout)
             fail(f"exit {r.returncode}, expected {a.expect_code}")
         cases = check_junit(junit)
+        if a.xsd:
+            check_xsd(junit, a.xsd)
     tap = check_tap(r.stdout)
     if set(tap) != set(cases):
         fail(f"TAP and JUnit name different checks: {set(tap) ^ set(cases)}")

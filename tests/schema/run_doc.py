@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""Runs one bench command with --json and validates the document it writes against a schema.
+
+usage: run_doc.py --schema SCHEMA [--code N] [--has POINTER]...
+                  [--kernels DIR --mutate FILE FIND REPLACE] -- CMD...
+CMD gets `--json FILE` added (and `--kernels COPY` with --mutate: FILE of a copy of DIR with
+FIND replaced by REPLACE, which must be found). The command must exit N (default 0) and write
+a document valid against SCHEMA (tests/schema/schema_check.py: the first violation's path is
+printed). Each --has POINTER (a JSON pointer; '*' matches any array index) must name a member
+of the document, so that the shapes a test is meant to cover do not silently go away.
+Exit 77 (skip) without python3-jsonschema.
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import schema_check  # noqa: E402
+
+
+def fail(msg, r=None):
+    print(f"FAIL: {msg}")
+    if r is not None:
+        print("--- stdout ---\n" + r.stdout[-4000:] + "--- stderr ---\n" + r.stderr[-4000:])
+    sys.exit(1)
+
+
+def has(doc, pointer):
+    """True when the JSON pointer names a member ('*': some element of an array)."""
+    nodes = [doc]
+    for part in pointer.strip("/").split("/"):
+        nxt = []
+        for n in nodes:
+            if part == "*" and isinstance(n, list):
+                nxt.extend(n)
+            elif isinstance(n, dict) and part in n:
+                nxt.append(n[part])
+            elif isinstance(n, list) and part.isdigit() and int(part) < len(n):
+                nxt.append(n[int(part)])
+        nodes = nxt
+    return bool(nodes)
+
+
+def mutated_kernels(src, dst, name, find, replace):
+    for f in os.listdir(src):
+        if f.endswith((".cl", ".h")):
+            shutil.copy(os.path.join(src, f), dst)
+    path = os.path.join(dst, name)
+    with open(path) as f:
+        text = f.read()
+    if find not in text:
+        fail(f"{name} no longer has the code this test changes: {find!r}")
+    with open(path, "w") as f:
+        f.write(text.replace(find, replace, 1))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--schema", required=True)
+    ap.add_argument("--code", type=int, default=0)
+    ap.add_argument("--has", action="append", default=[])
+    ap.add_argument("--kernels")
+    ap.add_argument("--mutate", nargs=3, metavar=("FILE", "FIND", "REPLACE"))
+    ap.add_argument("cmd", nargs=argparse.REMAINDER)
+    a = ap.parse_args()
+    cmd = a.cmd[1:] if a.cmd and a.cmd[0] == "--" else a.cmd
+    v = schema_check.validator(a.schema)   # exits 77 without jsonschema
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "doc.json")
+        extra = ["--json", out]
+        if a.mutate:
+            k = os.path.join(d, "kernels")
+            os.mkdir(k)
+            mutated_kernels(a.kernels, k, *a.mutate)
+            extra += ["--kernels", k]
+        r = subprocess.run(cmd + extra, capture_output=True, text=True, timeout=240)
+        if r.returncode != a.code:
+            fail(f"{' '.join(cmd)}: exit {r.returncode}, expected {a.code}", r)
+        try:
+            with open(out) as f:
+                doc = json.load(f)
+        except (OSError, ValueError) as e:
+            fail(f"no readable document: {e}", r)
+    if not schema_check.check(v, doc, "the document"):
+        print(f"command: {' '.join(cmd + extra)}")
+        return 1
+    missing = [p for p in a.has if not has(doc, p)]
+    if missing:
+        fail(f"the document is valid but lacks what this test covers: {missing}")
+    kinds = sorted({p.get("status") for p in doc.get("points", [])})
+    print(f"{doc.get('benchmark', doc.get('kind'))}: {len(doc.get('points', []))} points "
+          f"({', '.join(map(str, kinds))}), valid against {os.path.basename(a.schema)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

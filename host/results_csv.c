@@ -36,6 +36,12 @@ static void collect(const json_t *points, struct cols *c)
 	size_t i;
 	json_t *p;
 
+	/* a suite's points say their benchmark */
+	json_array_foreach(points, i, p)
+		if (json_is_string(json_object_get(p, "benchmark"))) {
+			cols_add(c, "benchmark");
+			break;
+		}
 	cols_add(c, "status");
 	cols_add(c, "reason");
 	cols_add(c, "validated");

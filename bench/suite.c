@@ -34,15 +34,30 @@ struct suite_run {
 	char started[32];             /* UTC, ISO 8601: the document's timestamp */
 	struct res_out json, csv, dir_suite, *dir_entry;
 	char *dir_suite_path;
+	bool running;                 /* entries are being run: an exit writes what there is */
 };
 
 /* The run whose reserved files an early exit removes. */
 static struct suite_run *live;
 
+static int suite_write(struct suite_run *sr);
+
+/*
+ * At exit: an entry's set-up that ended the process (a kernel that does not build, a size the
+ * device refuses) leaves the entries before it written, the suite marked stopped by `error`;
+ * an exit before any entry ran leaves nothing.
+ */
 static void drop_outputs(void)
 {
 	if (!live)
 		return;
+	if (live->running && live->done) {
+		live->running = false;
+		fprintf(stderr, "bench suite: stopped in entry %zu of %zu: what the %s before it measured "
+			"is written\n", live->done + 1, live->su.n, live->done == 1 ? "entry" : "entries");
+		suite_write(live);
+		return;
+	}
 	res_out_abort(&live->json);
 	res_out_abort(&live->csv);
 	res_out_abort(&live->dir_suite);
@@ -144,7 +159,7 @@ static json_t *suite_json(const struct suite_run *sr)
 	json_object_set_new(doc, "runs", runs);
 	if (interrupted(sr))
 		json_object_set_new(doc, "interrupted", json_pack("{s:s, s:I, s:I}", "by",
-			watch_signal() ? watch_sig_name(watch_signal()) : "timeout",
+			watch_signal() ? watch_sig_name(watch_signal()) : sr->running ? "timeout" : "error",
 			"entries_done", (json_int_t)sr->done, "entries_planned", (json_int_t)sr->su.n));
 	json_object_set_new(doc, "time_origin", harness_origin_json(&sr->sess));
 	json_object_set_new(doc, "suite_s", json_real((time_now_ns() - sr->t0) / 1e9));
@@ -372,7 +387,9 @@ static int suite_main(void *opts)
 	sr->sess.write_now = write_now;
 	sr->sess.owner = sr;
 	dir_open(sr);
+	sr->running = true;
 	rc = run_entries(sr);
+	sr->running = false;
 	wrc = suite_write(sr);
 	summary(sr);
 	bench_session_close(&sr->sess);

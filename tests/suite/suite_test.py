@@ -15,6 +15,8 @@ CASE (cli: no device needed; cpu: a CPU platform):
   interrupt    SIGINT in the second entry: exit 130, the first entry and the points done
                written, marked interrupted (cpu)
   timeout      a hung kernel in the second entry: exit 1, the suite's document written (cpu)
+  stopped      an entry whose set-up ends the process (a size the device refuses): exit 2, the
+               entries before it written, the suite marked stopped by `error` (cpu)
   quick-twice  `bench suite quick` twice back to back, then `bench compare` between them: no
                point failed, and none regressed in each of up to three pairs (the quick suite's
                CPU noise band and the retry: results/suites/README.md says why); a tenfold
@@ -501,7 +503,24 @@ def case_quick_twice():
               f"{ {x: others.count(x) for x in set(others)} }")
 
 
-CASES = {"quick-twice": case_quick_twice, "usage": case_usage, "files": case_files, "list": case_list, "require": case_require,
+def case_stopped():
+    with tempfile.TemporaryDirectory() as d:
+        first = {"bench": "occupancy", "args": ["--waves", "--wg", "64", "--groups", "1..2", "--spin", "256"]}
+        bad = {"bench": "vecadd", "args": ["--variant", "1", "--n", "1Ti"]}
+        suite = write_suite(d, "stop.json", {"name": "stop", "entries": [first, bad, first]})
+        out = os.path.join(d, "r.json")
+        r = run("suite", suite, *DEVICE, "--json", out, "--quiet")
+        check(r.returncode == 2 and "exceeds CL_DEVICE_MAX_MEM_ALLOC_SIZE" in r.stderr and
+              "bench suite: stopped in entry 2 of 3: what the entry before it measured is written" in r.stderr,
+              "a refused entry: exit 2 with its message, the suite stopped", r)
+        doc = json.load(open(out)) if os.path.exists(out) else {}
+        check(doc.get("interrupted") == {"by": "error", "entries_done": 1, "entries_planned": 3} and
+              len(doc.get("runs", [])) == 1 and len(doc.get("points", [])) == 2,
+              f"the first entry written, the suite marked stopped: {doc.get('interrupted')}", r)
+        check(sorted(os.listdir(d)) == ["r.json", "stop.json"], f"no temporary file left: {os.listdir(d)}")
+
+
+CASES = {"stopped": case_stopped, "quick-twice": case_quick_twice, "usage": case_usage, "files": case_files, "list": case_list, "require": case_require,
          "adaptive": case_adaptive, "record": case_record, "outputs": case_outputs,
          "interrupt": case_interrupt, "timeout": lambda: case_interrupt(True)}
 

@@ -15,6 +15,7 @@ CASE (cli: no device needed; cpu: a CPU platform):
   interrupt    SIGINT in the second entry: exit 130, the first entry and the points done
                written, marked interrupted (cpu)
   timeout      a hung kernel in the second entry: exit 1, the suite's document written (cpu)
+  planted      scripts/plant-slowdown.py's kernels still validate (variants 2-4, the sweep) (cpu)
   stopped      an entry whose set-up ends the process (a size the device refuses): exit 2, the
                entries before it written, the suite marked stopped by `error` (cpu)
   quick-twice  `bench suite quick` twice back to back, then `bench compare` between them: no
@@ -503,6 +504,22 @@ def case_quick_twice():
               f"{ {x: others.count(x) for x in set(others)} }")
 
 
+def case_planted():
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "plant-slowdown.py")
+    with tempfile.TemporaryDirectory() as d:
+        k = os.path.join(d, "k")
+        r = subprocess.run([sys.executable, script, KERNELS, k], capture_output=True, text=True)
+        check(r.returncode == 0, "plant-slowdown.py", r)
+        out = os.path.join(d, "r.json")
+        for args in (["--groups", "1..3", "--slice", "16Ki"], ["--groups", "5", "--n", "100003"],
+                     ["--variant", "3", "--groups", "1,3", "--wg", "64", "--iter", "5"],
+                     ["--variant", "4", "--groups", "1,3", "--wg", "64", "--iter", "5"]):
+            r = run("vecadd", *DEVICE, *args, "--reps", "3", "--quiet", "--kernels", k, "--json", out)
+            pts = json.load(open(out))["points"] if r.returncode == 0 else []
+            check(r.returncode == 0 and pts and all(p["status"] == "ok" and p["validated"] for p in pts),
+                  f"the planted vecadd {args} validates", r)
+
+
 def case_stopped():
     with tempfile.TemporaryDirectory() as d:
         first = {"bench": "occupancy", "args": ["--waves", "--wg", "64", "--groups", "1..2", "--spin", "256"]}
@@ -520,7 +537,7 @@ def case_stopped():
         check(sorted(os.listdir(d)) == ["r.json", "stop.json"], f"no temporary file left: {os.listdir(d)}")
 
 
-CASES = {"stopped": case_stopped, "quick-twice": case_quick_twice, "usage": case_usage, "files": case_files, "list": case_list, "require": case_require,
+CASES = {"planted": case_planted, "stopped": case_stopped, "quick-twice": case_quick_twice, "usage": case_usage, "files": case_files, "list": case_list, "require": case_require,
          "adaptive": case_adaptive, "record": case_record, "outputs": case_outputs,
          "interrupt": case_interrupt, "timeout": lambda: case_interrupt(True)}
 

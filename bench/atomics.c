@@ -340,7 +340,7 @@ static void at_measure(struct bench_run *r, struct bench_point *pt, struct at_st
 	}
 	pt->validated = true;
 	timed = at_time(r, pt, p, &t->l);
-	t->launches += r->co->warmup + r->co->reps;
+	t->launches += r->co->warmup + (unsigned)pt->n;   /* the timed ones: as many as were taken */
 	if (!timed)
 		return;
 	if (!at_validate(r, p, t, ops, false, err, sizeof(err))) {

@@ -17,5 +17,9 @@ extern const struct bench_ops report_bench;
 extern const struct bench_ops compare_bench;
 extern const struct bench_ops export_bench;
 extern const struct bench_ops validate_bench;
+extern const struct bench_ops suite_bench;
+
+/* The row of the command `name` (bench/main.c's table), NULL: none. */
+const struct bench_ops *bench_find(const char *name);
 
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 
 const char *cli_cmd = "bench";
+const char *cli_where = "";
 int cli_argc;
 char **cli_argv;
 
@@ -14,7 +15,7 @@ noreturn void cli_usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "bench %s: usage: ", cli_cmd);
+	fprintf(stderr, "bench %s%s: usage: ", cli_cmd, cli_where);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -26,7 +27,7 @@ noreturn void cli_die(int code, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "bench %s: ", cli_cmd);
+	fprintf(stderr, "bench %s%s: ", cli_cmd, cli_where);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -198,7 +199,7 @@ void cli_parse_operands(int argc, char **argv, const struct cli_set *sets, size_
 
 	long_options(sets, n_sets, lo, shorts, sizeof(shorts));
 	opterr = 0;
-	optind = 1;
+	optind = 0;   /* glibc: 0 re-initialises, so a process may parse several lists (a suite) */
 	for (;;) {
 		c = getopt_long(argc, argv, shorts, lo, NULL);
 		if (c == -1) {

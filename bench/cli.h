@@ -17,6 +17,9 @@ enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2, EXIT_SKIP = 77 };
 
 /* Subcommand name for messages ("vecadd"). */
 extern const char *cli_cmd;
+/* Where the command runs, after its name in usage errors and fatal messages
+ * (" (suite quick, entry 3)"; "" when it runs on its own). */
+extern const char *cli_where;
 /* The whole command line, for the results document. */
 extern int cli_argc;
 extern char **cli_argv;

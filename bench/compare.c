@@ -55,7 +55,7 @@ static void parse_alpha(void *base, const char *arg)
 
 static void parse_noise(void *base, const char *arg)
 {
-	((struct compare_opts *)base)->noise_pct = parse_real("noise", arg, 0, 50);
+	((struct compare_opts *)base)->noise_pct = parse_real("noise", arg, 0, 1000);
 }
 
 static void parse_noise_for(void *base, const char *arg)
@@ -68,7 +68,7 @@ static void parse_noise_for(void *base, const char *arg)
 	if (o->n_noise_for == CMP_MAX_NOISE_FOR)
 		cli_usage_error("--noise-for given more than %d times", CMP_MAX_NOISE_FOR);
 	o->noise_for[o->n_noise_for++] = (struct cmp_noise_for){
-		arg, (size_t)(eq - arg), parse_real("noise-for", eq + 1, 0, 50) };
+		arg, (size_t)(eq - arg), parse_real("noise-for", eq + 1, 0, 1000) };
 }
 
 #define CO(f) offsetof(struct compare_opts, f)
@@ -77,9 +77,11 @@ static const struct cli_opt compare_cli[] = {
 	  .help = "significance level of the U test (default 0.05)" },
 	{ "noise", "PCT", CLI_FN, 0, .fn = parse_noise,
 	  .help = "noise band: a change whose interval reaches within +-PCT % of\n"
-		  "no change is unchanged (default 2)" },
+		  "no change is unchanged (default 2; a suite's document gives its\n"
+		  "benchmarks their own, in its `noise` map)" },
 	{ "noise-for", "BENCH=PCT", CLI_FN, 0, .fn = parse_noise_for,
-	  .help = "the noise band of one benchmark (repeatable): --noise-for atomics=5" },
+	  .help = "the noise band of one benchmark, over the suite's (repeatable):\n"
+		  "--noise-for atomics=5" },
 	{ "allow-different-device", NULL, CLI_FLAG, CO(allow_different_device),
 	  .help = "compare documents of different devices or drivers" },
 	{ "baseline", "DIR", CLI_STR, CO(baseline_dir),
@@ -194,12 +196,18 @@ const char *cmp_verdict_name(enum cmp_verdict v)
 	return names[v];
 }
 
-static double noise_for(const struct compare_opts *o, const char *bench)
+/* The band of a benchmark: --noise-for, else the suite's (a document's noise map), else --noise. */
+static double noise_for(const struct cmp_result *c, const char *bench)
 {
+	const struct compare_opts *o = c->o;
+	json_t *v;
+
 	for (size_t i = o->n_noise_for; i-- > 0;)
 		if (strlen(bench) == o->noise_for[i].len &&
 		    strncmp(bench, o->noise_for[i].bench, o->noise_for[i].len) == 0)
 			return o->noise_for[i].pct;
+	if (c->noise_from && (v = json_object_get(c->noise_from->noise, bench)))
+		return json_number_value(v);
 	return o->noise_pct;
 }
 
@@ -300,12 +308,13 @@ static bool is(const struct cmp_point *p, const char *status)
 }
 
 /* The verdict of a matched pair (most serious first). */
-static enum cmp_verdict judge(const struct compare_opts *o, struct cmp_row *r)
+static enum cmp_verdict judge(const struct cmp_result *c, struct cmp_row *r)
 {
+	const struct compare_opts *o = c->o;
 	const struct cmp_point *b = r->base, *n = r->new_;
 	enum cmp_verdict tv;
 
-	r->noise_pct = noise_for(o, n->bench);
+	r->noise_pct = noise_for(c, n->bench);
 	if (is(n, "failed")) {
 		note(r, "NEW failed: %s%s", n->reason ? n->reason : "no reason given",
 		     is(b, "failed") ? " (BASE failed too)" : "");
@@ -378,10 +387,10 @@ static void add_row(struct cmp_result *c, const struct cmp_point *b, const struc
 	r->base = b;
 	r->new_ = n;
 	if (b && n) {
-		r->verdict = judge(c->o, r);
+		r->verdict = judge(c, r);
 	} else {
 		r->verdict = n ? CMP_NEW : CMP_MISSING;
-		r->noise_pct = noise_for(c->o, n ? n->bench : b->bench);
+		r->noise_pct = noise_for(c, n ? n->bench : b->bench);
 		note(r, n ? "only in NEW" : "only in BASE");
 	}
 	c->counts[r->verdict]++;
@@ -441,6 +450,7 @@ static int compare_main(void *opts)
 		base_path = baseline_path(o->baseline_dir, &c.new_);
 	cmp_doc_load(&c.base, base_path ? base_path : o->operands.v[0]);
 	same_device(&c);
+	c.noise_from = c.new_.noise ? &c.new_ : c.base.noise ? &c.base : NULL;
 	match(&c);
 	c.exit_code = c.counts[CMP_REGRESSED] || c.counts[CMP_FAILED] ? EXIT_FAIL : EXIT_OK;
 	if (!o->quiet)
@@ -475,8 +485,9 @@ const struct bench_ops compare_bench = {
 		"  verdict: regressed or improved where an exact two-sided Mann-Whitney U test on\n"
 		"  the repetitions is significant (p < alpha, at least 9 repetitions a side;\n"
 		"  fewer: inconclusive) and the bootstrap 95 % interval of median(NEW) /\n"
-		"  median(BASE) (2000 resamples, fixed seed) lies wholly outside the noise band;\n"
-		"  unchanged otherwise; failed where NEW failed, was skipped or lost its\n"
+		"  median(BASE) (2000 resamples, fixed seed) lies wholly outside the noise band\n"
+		"  (--noise-for, else the band NEW's suite gives the benchmark, else BASE's, else\n"
+		"  --noise); unchanged otherwise; failed where NEW failed, was skipped or lost its\n"
 		"  validation; changed where the residency or a sub-group size differs; new and\n"
 		"  missing for points on one side only. Documents of different devices or\n"
 		"  drivers are refused. --baseline DIR takes BASE from DIR/DEVICE--SUITE.json,\n"

@@ -49,6 +49,7 @@ struct cmp_doc {
 	json_t *root;
 	const char *device, *platform, *driver, *hostname, *timestamp;
 	const char *name;          /* its `suite` member, or else its `benchmark` (baseline names) */
+	json_t *noise;             /* its `noise` map, benchmark: percent (a suite's; NULL: none) */
 	struct cmp_point *pts;
 	size_t n;
 };
@@ -103,6 +104,8 @@ struct cmp_row {
 struct cmp_result {
 	const struct compare_opts *o;
 	struct cmp_doc base, new_;
+	/* the suite's noise bands: NEW's map where it has one, else BASE's (NULL: none) */
+	const struct cmp_doc *noise_from;
 	struct cmp_row *rows;
 	size_t n;
 	unsigned counts[CMP_N_VERDICTS];

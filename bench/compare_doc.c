@@ -312,6 +312,15 @@ void cmp_doc_load(struct cmp_doc *d, const char *path)
 	d->timestamp = string_member(path, "timestamp", d->root, "timestamp", false);
 	doc_bench = string_member(path, "benchmark", d->root, "benchmark", false);
 	d->name = string_member(path, "suite", d->root, "suite", false);
+	if ((d->noise = member(path, "noise", d->root, "noise", JSON_OBJECT, false))) {
+		const char *k;
+		json_object_foreach(d->noise, k, v) {
+			char f[256];
+			snprintf(f, sizeof(f), "noise.%s", k);
+			if (!json_is_number(v) || json_number_value(v) < 0 || json_number_value(v) > 1000)
+				bad(path, f, "is not a noise band in percent, 0..1000");
+		}
+	}
 	if (!d->name)
 		d->name = doc_bench;
 	points = member(path, "points", d->root, "points", JSON_ARRAY, true);

@@ -116,6 +116,14 @@ static void method_line(const struct cmp_result *c, struct sbuf *b)
 			  c->o->noise_for[i].bench, c->o->noise_for[i].pct);
 	if (c->o->n_noise_for)
 		sb_printf(b, ")");
+	if (c->noise_from) {
+		const char *k;
+		json_t *v;
+		size_t i = 0;
+		sb_printf(b, "; the suite's bands (%s):", c->noise_from == &c->new_ ? "NEW" : "BASE");
+		json_object_foreach(c->noise_from->noise, k, v)
+			sb_printf(b, "%s %s +-%g %%", i++ ? "," : "", k, json_number_value(v));
+	}
 }
 
 static void doc_line(const struct cmp_doc *d, struct sbuf *b, bool md)
@@ -228,13 +236,15 @@ static json_t *settings_json(const struct cmp_result *c)
 		json_object_set_new(nf, k, json_real(c->o->noise_for[i].pct));
 	}
 	snprintf(seed, sizeof(seed), "0x%016llx", (unsigned long long)BOOT_SEED);
-	return json_pack("{s:s, s:f, s:i, s:{s:s, s:f, s:i, s:s}, s:f, s:o, s:o, s:b}",
+	return json_pack("{s:s, s:f, s:i, s:{s:s, s:f, s:i, s:s}, s:f, s:o, s:O?, s:s?, s:o, s:b}",
 			 "test", "Mann-Whitney U, two-sided, exact (conditional on ties)",
 			 "alpha", c->o->alpha, "min_reps", CMP_MIN_REPS,
 			 "interval", "method", "percentile bootstrap of median(new) / median(base)",
 			 "confidence", BOOT_CONFIDENCE, "resamples", BOOT_RESAMPLES, "seed", seed,
-			 "noise_pct", c->o->noise_pct, "noise_for", nf, "ignored_params", ign,
-			 "allow_different_device", c->o->allow_different_device);
+			 "noise_pct", c->o->noise_pct, "noise_for", nf,
+			 "noise_suite", c->noise_from ? c->noise_from->noise : NULL,
+			 "noise_suite_from", c->noise_from ? (c->noise_from == &c->new_ ? "new" : "base") : NULL,
+			 "ignored_params", ign, "allow_different_device", c->o->allow_different_device);
 }
 
 json_t *cmp_json(const struct cmp_result *c)

@@ -2,6 +2,8 @@
 #include "harness_int.h"
 #include "sgb.h"
 
+#include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <time.h>
 #include <stdlib.h>
@@ -9,6 +11,29 @@
 #include <unistd.h>
 
 /* ---- options ---- */
+
+/* A real number in (0, max], strictly: no trailing characters. */
+static double parse_positive(const char *opt, const char *arg, double max)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (end == arg || *end || errno || !isfinite(v) || !(v > 0) || v > max)
+		cli_usage_error("--%s '%s' is not a number in (0, %g]", opt, arg, max);
+	return v;
+}
+
+static void parse_min_time(void *base, const char *arg)
+{
+	((struct common_opts *)base)->min_time_s = parse_positive("min-time", arg, 86400);
+}
+
+static void parse_ci_width(void *base, const char *arg)
+{
+	((struct common_opts *)base)->ci_width_pct = parse_positive("ci-width", arg, 100);
+}
 
 static void parse_sg_backend(void *base, const char *arg)
 {
@@ -38,6 +63,18 @@ static const struct cli_opt common_cli[] = {
 	{ "validate-only", NULL, CLI_FLAG, CO(validate_only),
 	  .help = "one validated launch per point: no timing, ceiling or model (the\n"
 		  "correctness side alone, as bench validate runs it)" },
+	{ "min-time", "SECONDS", CLI_FN, 0, .fn = parse_min_time,
+	  .help = "after --reps, keep launching until a point's timed launches have\n"
+		  "taken SECONDS (at most --max-reps)" },
+	{ "ci-width", "PCT", CLI_FN, 0, .fn = parse_ci_width,
+	  .help = "after --reps, keep launching until the 95 % interval of the median\n"
+		  "(order statistics) lies within +-PCT % of it (at most --max-reps)" },
+	{ "max-reps", "N", CLI_UINT, CO(max_reps), 1, 1000000,
+	  .help = "the most timed launches of a point with --min-time or --ci-width\n"
+		  "(default 1000)" },
+	{ "require-device", "gpu|cpu|NAME", CLI_STR, CO(require),
+	  .help = "measure only on such a device (a name: in the device or platform\n"
+		  "name); none found: exit 77 instead of measuring another" },
 	{ 0 } };
 static const struct cli_opt sg_cli[] = {
 	{ "sg-backend", "B", CLI_FN, 0, .fn = parse_sg_backend,
@@ -62,81 +99,9 @@ static void usage_cb(FILE *f)
 	bench_usage(usage_ops, f);
 }
 
-/* ---- outputs: reserved before any work, removed by an early exit ---- */
+/* ---- the run's state ---- */
 
-static struct res_out out_json, out_csv;
-
-void harness_drop_outputs(void)
-{
-	res_out_abort(&out_json);
-	res_out_abort(&out_csv);
-}
-
-void bench_outputs_open(const struct common_opts *o)
-{
-	char err[1024];
-
-	out_json.fd = out_csv.fd = -1;
-	atexit(harness_drop_outputs);
-	if (o->json_path && o->csv_path && res_out_same_file(o->json_path, o->csv_path))
-		cli_usage_error("--json and --csv name the same file '%s'", o->json_path);
-	if (o->json_path && !res_out_open(&out_json, o->json_path, err, sizeof(err)))
-		cli_usage_error("--json %s", err);
-	if (o->csv_path && !res_out_open(&out_csv, o->csv_path, err, sizeof(err)))
-		cli_usage_error("--csv %s", err);
-}
-
-int bench_outputs_write(const struct common_opts *o, const json_t *doc)
-{
-	char err[1024];
-	int rc = EXIT_OK;
-
-	if (o->json_path && !res_write_json(&out_json, doc, err, sizeof(err))) {
-		fprintf(stderr, "bench %s: %s\n", cli_cmd, err);
-		rc = EXIT_FAIL;
-	}
-	if (o->csv_path && !res_write_csv(&out_csv, doc, err, sizeof(err))) {
-		fprintf(stderr, "bench %s: %s\n", cli_cmd, err);
-		rc = EXIT_FAIL;
-	}
-	return rc;
-}
-
-/* ---- the session ---- */
-
-const struct dev_info *bench_device(struct dev_list *l, const char *spec)
-{
-	char err[4096];
-	const struct dev_info *d;
-	int code = EXIT_USAGE;
-
-	if (spec && !*spec && spec == getenv("BENCH_DEVICE"))
-		spec = NULL;   /* an empty BENCH_DEVICE is no choice */
-	if (!dev_list_query(l, err, sizeof(err)))
-		cli_die(EXIT_SKIP, "device: %s", err);   /* no platform, or platforms without devices */
-	if (!(d = dev_choose(l, spec, &code, err, sizeof(err))))
-		cli_die(code, "%s%s", spec && code == EXIT_USAGE ? "usage: --device " : "device: ", err);
-	return d;
-}
-
-static void session_open(struct bench_run *r)
-{
-	const struct common_opts *o = r->co;
-	char err[4096];
-
-	if (o->kernels_dir && access(o->kernels_dir, R_OK | X_OK) != 0)
-		cli_usage_error("--kernels '%s' is not a readable folder", o->kernels_dir);
-	bench_outputs_open(o);
-	r->dev = bench_device(&r->devs, o->device);
-	if (!prog_ctx_create(&r->pc, r->dev, o->kernels_dir, err, sizeof(err)))
-		cli_die(EXIT_FAIL, "driver: %s on '%s'", err, r->dev->name);
-	r->doc = res_doc_new(cli_argc, cli_argv, r->dev, r->ops->name);
-	occ_live_init(&r->model, r->dev);
-	json_object_set_new(r->doc, "model_device", r->model.known ? occ_params_json(&r->model.dev)
-								    : json_string(r->model.note));
-}
-
-static void session_close(struct bench_run *r)
+static void run_free(struct bench_run *r)
 {
 	for (size_t i = 0; i < r->n_points; i++) {
 		struct bench_point *pt = &r->points[i];
@@ -149,10 +114,9 @@ static void session_close(struct bench_run *r)
 		json_decref(pt->extra);
 	}
 	free(r->points);
+	r->points = NULL;
+	r->n_points = 0;
 	bench_ceiling_free(r);
-	json_decref(r->doc);
-	prog_ctx_release(&r->pc);
-	dev_list_free(&r->devs);
 }
 
 /* "[12/48] groups=12" on stderr, overwritten in place, only when stderr is a terminal. */
@@ -257,42 +221,6 @@ void bench_point_model(struct bench_point *pt, const struct kernel_res *res, uns
 	pt->model_simd = simd;
 	pt->model_barrier = barrier;
 	pt->model_groups = groups;
-}
-
-bool bench_point_measure_prep(struct bench_run *r, struct bench_point *pt, time_enqueue_fn fn,
-			      void *arg, bench_prep_fn prep, void *prep_arg)
-{
-	unsigned reps = r->co->reps;
-	char err[1024];
-	bool ok;
-
-	free(pt->dev_ns);
-	pt->dev_ns = bench_alloc(2 * (size_t)reps * sizeof(double));
-	pt->wall_ns = pt->dev_ns + reps;
-	pt->n = 0;
-	if (!prep) {
-		ok = time_run(r->pc.q, fn, arg, r->co->warmup, reps, pt->dev_ns, pt->wall_ns, err,
-			      sizeof(err));
-	} else {
-		ok = time_run(r->pc.q, fn, arg, r->co->warmup, 0, NULL, NULL, err, sizeof(err));
-		for (unsigned i = 0; ok && i < reps; i++)
-			ok = prep(r, prep_arg, i, err, sizeof(err)) &&
-			     time_run(r->pc.q, fn, arg, 0, 1, &pt->dev_ns[i], &pt->wall_ns[i], err,
-				      sizeof(err));
-	}
-	if (!ok) {
-		bench_fail(pt, "%s", err);
-		return false;
-	}
-	pt->n = reps;
-	stats_compute(pt->dev_ns, reps, &pt->time);
-	pt->noisy = reps > 1 && pt->time.cv > r->co->noisy_cv;
-	return true;
-}
-
-bool bench_point_measure(struct bench_run *r, struct bench_point *pt, time_enqueue_fn fn, void *arg)
-{
-	return bench_point_measure_prep(r, pt, fn, arg, NULL, NULL);
 }
 
 bool bench_enqueue_once(struct bench_run *r, time_enqueue_fn fn, void *arg, char *err, size_t len)
@@ -428,24 +356,37 @@ static size_t loop_points(struct bench_run *r)
 	return r->n_points;
 }
 
-static int run_points(struct bench_run *r)
+/* The shared settings a run measured with, typed: the document's `settings`. */
+static json_t *settings_json(const struct common_opts *co)
 {
-	int rc, rrc = EXIT_OK, sig;
-	size_t done;
-	double t0 = mono_ns();
+	bool adapt = co->min_time_s > 0 || co->ci_width_pct > 0;
 
-	watch_start(r);
-	session_open(r);
-	phase(r, PHASE_SESSION, &t0);
-	r->cols = r->ops->cols;
-	r->n_points = r->ops->plan(r);
-	phase(r, PHASE_PLAN, &t0);
-	r->points = bench_alloc((r->n_points ? r->n_points : 1) * sizeof(*r->points));
-	memset(r->points, 0, (r->n_points ? r->n_points : 1) * sizeof(*r->points));
-	done = loop_points(r);
-	t0 = mono_ns();
-	watch_claim_finish();
-	sig = watch_signal();
+	return json_pack("{s:I, s:I, s:o, s:o, s:o, s:I, s:I, s:o}", "reps", (json_int_t)co->reps,
+			 "warmup", (json_int_t)co->warmup,
+			 "min_time_s", co->min_time_s > 0 ? json_real(co->min_time_s) : json_null(),
+			 "ci_width_pct", co->ci_width_pct > 0 ? json_real(co->ci_width_pct) : json_null(),
+			 "max_reps", adapt ? json_integer(co->max_reps ? co->max_reps : BENCH_MAX_REPS_DEFAULT)
+					   : json_null(),
+			 "timeout_s", (json_int_t)co->timeout_s, "noisy_cv", (json_int_t)co->noisy_cv,
+			 "sg_backend", bench_json_str0(co->sg_backend));
+}
+
+/* The document of a run, before its points: the session's device, model and settings. */
+static json_t *run_doc(const struct bench_run *r)
+{
+	json_t *doc = res_doc_new(cli_argc, cli_argv, r->dev, r->ops->name);
+
+	json_object_set_new(doc, "model_device", r->model.known ? occ_params_json(&r->model.dev)
+								 : json_string(r->model.note));
+	json_object_set_new(doc, "settings", settings_json(r->co));
+	return doc;
+}
+
+/* After the point loop: relations, the points' JSON, the table, the report; an exit code. */
+static int run_views(struct bench_run *r, size_t done, int sig)
+{
+	int rc = EXIT_OK;
+
 	if (done == r->n_points && r->ops->relate)
 		r->ops->relate(r);
 	for (size_t i = 0; i < done; i++)
@@ -455,12 +396,39 @@ static int run_points(struct bench_run *r)
 	if (!r->co->quiet && r->cols)
 		harness_print_table(r, done);
 	if (r->ops->report && done == r->n_points)
-		rrc = r->ops->report(r);
+		rc = r->ops->report(r);
 	if (run_hook)
-		run_hook(r, rrc, run_hook_arg);
+		run_hook(r, rc, run_hook_arg);
+	return rc;
+}
+
+int bench_run_job(struct bench_session *s, struct bench_job *j, json_t **doc)
+{
+	struct bench_run run = { .ops = j->ops, .opts = j->opts, .co = &j->shared->co, .sess = s,
+				 .dev = s->dev, .pc = s->pc, .model = s->model };
+	struct bench_run *r = &run;
+	int rc = EXIT_OK, rrc, sig;
+	size_t done, n;
+	double t0 = mono_ns();
+
+	r->phase_ns[PHASE_SESSION] = s->open_ns;   /* the first run's; 0 for later ones */
+	s->open_ns = 0;
+	r->doc = run_doc(r);
+	watch_run(r);
+	r->cols = r->ops->cols;
+	n = r->ops->plan(r);
+	phase(r, PHASE_PLAN, &t0);
+	r->points = bench_alloc((n ? n : 1) * sizeof(*r->points));
+	memset(r->points, 0, (n ? n : 1) * sizeof(*r->points));
+	r->n_points = n;
+	done = loop_points(r);
+	t0 = mono_ns();
+	watch_claim_finish();
+	sig = watch_signal();
+	rrc = run_views(r, done, sig);
 	phase(r, PHASE_VIEWS, &t0);
 	json_object_set_new(r->doc, "phases_s", phases_json(r));
-	rc = bench_outputs_write(r->co, r->doc);
+	json_object_set_new(r->doc, "time_origin", harness_origin_json(s));
 	if (r->n_failed) {
 		fprintf(stderr, "bench %s: %u of %zu points failed (see their status and reason)\n",
 			cli_cmd, r->n_failed, r->n_points);
@@ -471,47 +439,132 @@ static int run_points(struct bench_run *r)
 			"are written\n", cli_cmd, watch_sig_name(sig), done);
 		rc = watch_exit_code(sig);
 	}
-	watch_stop();
 	if (r->ops->teardown)
 		r->ops->teardown(r);
-	session_close(r);
+	run_free(r);
+	watch_run(NULL);
+	*doc = r->doc;
 	return rc != EXIT_OK ? rc : rrc;
+}
+
+/* A single benchmark's run: its outputs reserved, the session, the run, the outputs written. */
+static int run_points(struct bench_job *j)
+{
+	struct bench_session s = { 0 };
+	const struct common_opts *co = &j->shared->co;
+	json_t *doc = NULL;
+	int rc, wrc;
+	double t0 = mono_ns();
+
+	bench_outputs_open(co);
+	bench_session_open(&s, co);
+	s.open_ns = mono_ns() - t0;
+	rc = bench_run_job(&s, j, &doc);
+	wrc = bench_outputs_write(co, doc);
+	json_decref(doc);
+	bench_session_close(&s);
+	return rc != EXIT_OK ? rc : wrc;
+}
+
+/* ---- parsing a row's arguments ---- */
+
+static void shared_defaults(struct common_opts *co)
+{
+	*co = (struct common_opts){ .device = getenv("BENCH_DEVICE"), .reps = 10, .warmup = 2,
+				    .timeout_s = 600, .noisy_cv = 10 };
+}
+
+/* Checks across the shared options (exit 2). */
+static void shared_check(const struct common_opts *co)
+{
+	if (co->max_reps && co->max_reps < co->reps)
+		cli_usage_error("--max-reps %u is below --reps %u: --reps launches come first, then "
+				"more up to --max-reps", co->max_reps, co->reps);
+	if (co->require && !co->require[0])
+		cli_usage_error("--require-device '': give gpu, cpu or a device or platform name");
+}
+
+void bench_job_parse(struct bench_job *j, const struct bench_ops *ops, int argc, char **argv)
+{
+	struct cli_set sets[3];
+	size_t n = 0;
+
+	memset(j, 0, sizeof(*j));
+	j->ops = ops;
+	j->opts = bench_alloc(ops->opts_size ? ops->opts_size : 1);
+	memset(j->opts, 0, ops->opts_size ? ops->opts_size : 1);
+	j->shared = ops->main && (ops->flags & BENCH_DEVICE)
+		? (struct bench_shared *)((char *)j->opts + ops->shared_off) : &j->own;
+	shared_defaults(&j->shared->co);
+	if (ops->defaults)
+		ops->defaults(j->opts);
+	if (ops->opts)
+		sets[n++] = (struct cli_set){ ops->opts, j->opts, j->given };
+	if (ops->flags & BENCH_SG)
+		sets[n++] = (struct cli_set){ sg_cli, &j->shared->co, j->shared->sg_given };
+	if (ops->flags & BENCH_DEVICE)
+		sets[n++] = (struct cli_set){ common_cli, &j->shared->co, j->shared->given };
+	usage_ops = ops;
+	j->operands = ops->flags & BENCH_OPERANDS
+		? (struct cli_operands *)((char *)j->opts + ops->operands_off) : NULL;
+	cli_parse_operands(argc, argv, sets, n, usage_cb, j->operands);
+	if ((ops->flags & BENCH_DEVICE) && j->shared->co.validate_only) {
+		/* a point that times on its own launches once, unless told */
+		struct common_opts *co = &j->shared->co;
+		co->reps = bench_shared_given(j->shared, "reps") ? co->reps : 1;
+		co->warmup = bench_shared_given(j->shared, "warmup") ? co->warmup : 0;
+	}
+	if (ops->flags & BENCH_DEVICE)
+		shared_check(&j->shared->co);
+	if (ops->check)
+		ops->check(j->opts, &sets[0]);
+}
+
+void bench_job_free(struct bench_job *j)
+{
+	if (j->operands)
+		free(j->operands->v);
+	free(j->opts);
+	j->opts = NULL;
+	j->operands = NULL;
+}
+
+bool bench_shared_given(const struct bench_shared *s, const char *name)
+{
+	struct cli_set co = { common_cli, NULL, (bool *)s->given }, sg = { sg_cli, NULL, (bool *)s->sg_given };
+
+	return cli_given(&co, name) || cli_given(&sg, name);
+}
+
+/* The shared options a run reads, by name, and where each lives. */
+#define SHARED_FIELD(name, f) { name, CO(f), sizeof(((struct common_opts *)0)->f) }
+static const struct { const char *name; size_t off, size; } run_fields[] = {
+	SHARED_FIELD("reps", reps), SHARED_FIELD("warmup", warmup), SHARED_FIELD("quiet", quiet),
+	SHARED_FIELD("timeout", timeout_s), SHARED_FIELD("noisy-cv", noisy_cv),
+	SHARED_FIELD("min-time", min_time_s), SHARED_FIELD("ci-width", ci_width_pct),
+	SHARED_FIELD("max-reps", max_reps), SHARED_FIELD("sg-backend", sg_backend),
+};
+
+void bench_shared_override(struct bench_shared *to, const struct bench_shared *from, bool sg)
+{
+	for (size_t i = 0; i < sizeof(run_fields) / sizeof(run_fields[0]); i++) {
+		if (!bench_shared_given(from, run_fields[i].name) ||
+		    (!sg && strcmp(run_fields[i].name, "sg-backend") == 0))
+			continue;
+		memcpy((char *)&to->co + run_fields[i].off, (const char *)&from->co + run_fields[i].off,
+		       run_fields[i].size);
+	}
+	shared_check(&to->co);
 }
 
 int bench_run_main(const struct bench_ops *ops, int argc, char **argv)
 {
-	struct common_opts co = { .device = getenv("BENCH_DEVICE"), .reps = 10, .warmup = 2,
-				  .timeout_s = 600, .noisy_cv = 10 };
-	bool given[CLI_MAX_OPTS] = { 0 }, co_given[CLI_MAX_OPTS] = { 0 };
-	struct cli_set sets[3];
-	size_t n = 0;
-	struct bench_run r = { .ops = ops, .co = &co };
+	struct bench_job j;
 	int rc;
 
-	r.opts = bench_alloc(ops->opts_size ? ops->opts_size : 1);
-	memset(r.opts, 0, ops->opts_size ? ops->opts_size : 1);
-	if (ops->defaults)
-		ops->defaults(r.opts);
-	if (ops->opts)
-		sets[n++] = (struct cli_set){ ops->opts, r.opts, given };
-	if (ops->flags & BENCH_SG)
-		sets[n++] = (struct cli_set){ sg_cli, &co, NULL };
-	if (ops->flags & BENCH_DEVICE)
-		sets[n++] = (struct cli_set){ common_cli, &co, co_given };
-	usage_ops = ops;
-	struct cli_operands *operands = ops->flags & BENCH_OPERANDS
-		? (struct cli_operands *)((char *)r.opts + ops->operands_off) : NULL;
-	cli_parse_operands(argc, argv, sets, n, usage_cb, operands);
-	if (co.validate_only) {   /* a point that times on its own launches once, unless told */
-		co.reps = cli_given(&sets[n - 1], "reps") ? co.reps : 1;
-		co.warmup = cli_given(&sets[n - 1], "warmup") ? co.warmup : 0;
-	}
-	if (ops->check)
-		ops->check(r.opts, &sets[0]);
-	rc = ops->main ? ops->main(r.opts) : run_points(&r);
-	if (operands)
-		free(operands->v);
-	free(r.opts);
+	bench_job_parse(&j, ops, argc, argv);
+	rc = ops->main ? ops->main(j.opts) : run_points(&j);
+	bench_job_free(&j);
 	return rc;
 }
 

@@ -23,7 +23,7 @@ struct bench_point;
 /* Options shared by every benchmark that runs kernels. */
 struct common_opts {
 	const char *device;      /* --device or BENCH_DEVICE */
-	unsigned reps;           /* --reps: timed launches per point */
+	unsigned reps;           /* --reps: timed launches per point (the least, when adapting) */
 	unsigned warmup;         /* --warmup: untimed launches first */
 	const char *json_path;   /* --json FILE */
 	const char *csv_path;    /* --csv FILE */
@@ -33,6 +33,24 @@ struct common_opts {
 	unsigned noisy_cv;       /* --noisy-cv: CV % above which a point is flagged noisy */
 	const char *sg_backend;  /* --sg-backend (benchmarks with BENCH_SG), checked at parse */
 	bool validate_only;      /* --validate-only: one validated launch per point, nothing timed */
+	const char *require;     /* --require-device gpu|cpu|NAME: exit 77 where there is none */
+	double min_time_s;       /* --min-time: launch until the timed launches took this long (0: off) */
+	double ci_width_pct;     /* --ci-width: launch until the median's 95 % interval is within
+				  * +-PCT % of it (0: off) */
+	unsigned max_reps;       /* --max-reps: the most timed launches when adapting (0: default) */
+};
+
+/* Timed launches at most when --min-time or --ci-width adapt and --max-reps is not given. */
+#define BENCH_MAX_REPS_DEFAULT 1000
+
+/*
+ * The shared options as parsed, with which were given: where a row's options embed them
+ * (a command with .main and BENCH_DEVICE, such as bench suite, at shared_off).
+ */
+struct bench_shared {
+	struct common_opts co;
+	bool given[CLI_MAX_OPTS];     /* per option of the shared table */
+	bool sg_given[CLI_MAX_OPTS];  /* per option of the --sg-backend table */
 };
 
 /* What a benchmark row needs from the harness. */
@@ -67,6 +85,8 @@ struct bench_ops {
 	void (*check)(void *opts, const struct cli_set *given);
 	int (*main)(void *opts);             /* commands without a point loop: the exit code */
 	size_t operands_off;                 /* BENCH_OPERANDS: where its operands go */
+	/* .main with BENCH_DEVICE: where its struct bench_shared goes in its options */
+	size_t shared_off;
 
 	size_t params_size;                  /* sizeof its typed point parameters */
 	size_t (*plan)(struct bench_run *r);
@@ -83,6 +103,20 @@ struct bench_ops {
 };
 
 enum point_status { POINT_OK, POINT_FAILED, POINT_SKIPPED };
+
+/* Why the timed launches of a point stopped. */
+enum bench_stop {
+	STOP_NONE,       /* not measured by the harness's loop */
+	STOP_REPS,       /* --reps, with no target to adapt to */
+	STOP_CI,         /* the median's 95 % interval within --ci-width (after --min-time) */
+	STOP_MIN_TIME,   /* --min-time spent (with the interval within --ci-width, if given) */
+	STOP_MAX_REPS,   /* --max-reps reached before the targets */
+};
+
+struct bench_reps {
+	enum bench_stop stop;
+	double timed_s;      /* host time from the first timed launch to the last one's end */
+};
 
 /* One point of a run: a typed record; its JSON, CSV and table row are views of it. */
 struct bench_point {
@@ -108,8 +142,11 @@ struct bench_point {
 	uint64_t model_groups;
 
 	/* Filled by the harness (or by point() where it times on its own). */
-	double *dev_ns, *wall_ns;    /* samples, n each */
+	double *dev_ns, *wall_ns;    /* samples, n each (one allocation: free dev_ns) */
+	double *start_ns;            /* each launch's device start from the session's time origin
+				      * (in the same allocation; NULL: not recorded) */
 	size_t n;
+	struct bench_reps reps;      /* how many timed launches, and why no more (the harness's) */
 	struct stats time;           /* of dev_ns */
 	bool noisy;                  /* CV above --noisy-cv */
 	size_t note_id;              /* its note's number under the table, 0: none */
@@ -125,12 +162,37 @@ struct bench_point {
 	json_t *extra;               /* owned; other members of the point's JSON */
 };
 
+/*
+ * What stays open across the runs of one process (one benchmark, or every entry of a
+ * suite): the device, its context and queue, the model of the device, the time origin.
+ */
+struct bench_session {
+	const struct common_opts *co;   /* its --device, --require-device, --kernels */
+	struct dev_list devs;
+	const struct dev_info *dev;
+	struct prog_ctx pc;
+	struct occ_live model;
+	/* the zero of every point's start_ns: the first timed launch's device start, and the
+	 * host's UTC time (ns since 1970) just before it was enqueued */
+	bool have_origin;
+	uint64_t origin_dev_ns;
+	int64_t origin_unix_ns;
+	double open_ns;                 /* host time opening it took (the first run's phases_s) */
+	/*
+	 * Writes what was measured when the process must end at once (a second signal, a point
+	 * past --timeout): r is the run in flight, its points added to its document (NULL:
+	 * none). Returns an exit code. NULL: the harness's own outputs (--json, --csv).
+	 */
+	int (*write_now)(struct bench_session *s, struct bench_run *r);
+	void *owner;                    /* for write_now */
+};
+
 /* The state of one run of one benchmark. */
 struct bench_run {
 	const struct bench_ops *ops;
 	void *opts;                  /* the benchmark's options */
 	const struct common_opts *co;
-	struct dev_list devs;
+	struct bench_session *sess;  /* dev, pc and model are the session's */
 	const struct dev_info *dev;
 	struct prog_ctx pc;
 	struct occ_live model;       /* the occupancy model of the live device */
@@ -177,8 +239,54 @@ void bench_ceiling_free(struct bench_run *r);
 typedef void (*bench_run_hook)(const struct bench_run *r, int report_rc, void *arg);
 void bench_set_run_hook(bench_run_hook fn, void *arg);
 
+/*
+ * Lists the devices and picks the one spec names (NULL: the default one). The one rule of
+ * exit codes: no OpenCL platform or device at all is 77 (nothing to run on); a spec that
+ * names none, several or is empty is 2, the message listing the devices.
+ */
+const struct dev_info *bench_device(struct dev_list *l, const char *spec);
+
 /* Runs a row: parses argv (argv[0] is the command), then main or the point loop. */
 int bench_run_main(const struct bench_ops *ops, int argc, char **argv);
+
+/* A row's arguments parsed and checked, ready to run (bench_run_main; bench suite's entries). */
+struct bench_job {
+	const struct bench_ops *ops;
+	void *opts;                  /* its options (opts_size bytes) */
+	struct bench_shared own;     /* the shared options, where its options do not embed them */
+	struct bench_shared *shared; /* &own, or inside opts (shared_off) */
+	struct cli_operands *operands;
+	bool given[CLI_MAX_OPTS];    /* per option of its own table */
+};
+/*
+ * Parses argv (argv[0] the row's name) into j: exits 2 naming a bad option or value,
+ * 0 after --help.
+ */
+void bench_job_parse(struct bench_job *j, const struct bench_ops *ops, int argc, char **argv);
+void bench_job_free(struct bench_job *j);
+/* Whether shared option `name` (without dashes) was given. */
+bool bench_shared_given(const struct bench_shared *s, const char *name);
+/*
+ * Copies into `to` every shared option given in `from` that a row's run reads (not
+ * --device, --require-device, --kernels, --json, --csv, which belong to the session and
+ * its outputs), and checks the result (exit 2).
+ */
+void bench_shared_override(struct bench_shared *to, const struct bench_shared *from, bool sg);
+
+/*
+ * Opens the session for co: blocks SIGINT and SIGTERM and starts the watchdog (before
+ * any driver thread exists), selects the device (exit 2 naming a bad --device, 77 where
+ * --require-device finds none), creates the context and queue, resolves the model.
+ */
+void bench_session_open(struct bench_session *s, const struct common_opts *co);
+void bench_session_close(struct bench_session *s);
+/*
+ * One run of a parsed row in an open session: plan, the point loop, the views. *doc
+ * receives the results document (the caller's to write and free). Returns the exit code
+ * (1: a point failed or report() said so; 128 + signal: interrupted, with the points
+ * completed in *doc).
+ */
+int bench_run_job(struct bench_session *s, struct bench_job *j, json_t **doc);
 /* Prints a row's usage: synopsis, its options, then the shared ones. */
 void bench_usage(const struct bench_ops *ops, FILE *f);
 
@@ -187,8 +295,8 @@ void bench_usage(const struct bench_ops *ops, FILE *f);
  * written, or the same file twice); an early exit removes them.
  */
 void bench_outputs_open(const struct common_opts *o);
-/* Writes doc to the reserved files; 0, or 1 with a message. */
-int bench_outputs_write(const struct common_opts *o, const json_t *doc);
+/* Stamps doc's end_timestamp and writes it to the reserved files; 0, or 1 with a message. */
+int bench_outputs_write(const struct common_opts *o, json_t *doc);
 
 /*
  * A step after point i's progress line ("[3/8] occupancy wg=256: calibrating"), or during
@@ -196,13 +304,6 @@ int bench_outputs_write(const struct common_opts *o, const json_t *doc);
  */
 void bench_progress_step(const struct bench_run *r, size_t i, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-
-/*
- * Lists the devices and picks the one spec names (NULL: the default one). The one rule of
- * exit codes: no OpenCL platform or device at all is 77 (nothing to run on); a spec that
- * names none, several or is empty is 2, the message listing the devices.
- */
-const struct dev_info *bench_device(struct dev_list *l, const char *spec);
 
 /* ---- for point() ---- */
 

@@ -1,12 +1,21 @@
-/* What the harness's own files share (harness.c, views.c, watch.c, ceiling.c). */
+/*
+ * What the harness's own files share (harness.c, session.c, measure.c, views.c, watch.c,
+ * ceiling.c, suite.c).
+ */
 #ifndef BENCH_HARNESS_INT_H
 #define BENCH_HARNESS_INT_H
 
 #include "harness.h"
 
-/* ---- harness.c ---- */
+/* ---- session.c ---- */
 /* Removes the reserved output files (an exit before they are written). */
 void harness_drop_outputs(void);
+/* The document's time_origin: what the points' start_ns count from (null: no timed launch). */
+json_t *harness_origin_json(const struct bench_session *s);
+
+/* ---- measure.c ---- */
+/* The point's `repetitions` (taken, min, max, stop, targets, timed_s), NULL: not the harness's loop. */
+json_t *harness_reps_json(const struct bench_run *r, const struct bench_point *pt);
 
 /* ---- views.c ---- */
 /* The point's JSON: params, status, reason, samples, statistics, metrics, model. */
@@ -15,9 +24,11 @@ json_t *harness_point_json(const struct bench_run *r, const struct bench_point *
 void harness_print_table(struct bench_run *r, size_t n);
 
 /* ---- watch.c: SIGINT, SIGTERM and --timeout ---- */
-/* Blocks SIGINT and SIGTERM in every thread and starts the watchdog. */
-void watch_start(struct bench_run *r);
+/* Blocks SIGINT and SIGTERM in every thread and starts the watchdog of the session. */
+void watch_start(struct bench_session *s);
 void watch_stop(void);
+/* The run in flight (NULL: none, between runs); its points start from 0. */
+void watch_run(struct bench_run *r);
 /* The first signal taken (0: none), its name and exit code (128 + signal). */
 int watch_signal(void);
 const char *watch_sig_name(int sig);
@@ -27,7 +38,15 @@ void watch_point_start(void);
 void watch_point_done(size_t done);
 /* Marks the document interrupted: by what, and how far the run came. */
 void harness_mark_interrupted(struct bench_run *r, const char *by, size_t done);
-/* Whether the main thread may write the outputs (it waits for the exit otherwise). */
+/*
+ * Claims the writing of the outputs for the main thread; where the watchdog has it (it
+ * writes and ends the process) the main thread waits for that.
+ */
 bool watch_claim_finish(void);
+/*
+ * Gives the claim back before the next run of a session; false (the claim kept) where a
+ * signal came: the caller writes what it has and stops.
+ */
+bool watch_release_finish(void);
 
 #endif

@@ -18,9 +18,17 @@ static const struct bench_ops list_bench = {
 static const struct bench_ops *const benches[] = {
 	&list_bench, &info_bench, &vecadd_bench, &model_bench, &occupancy_bench, &sg_info_bench,
 	&sg_copy_bench, &transpose_bench, &atomics_bench, &latency_bench, &compare_bench,
-	&export_bench, &report_bench, &validate_bench,
+	&export_bench, &report_bench, &validate_bench, &suite_bench,
 };
 #define N_BENCHES (sizeof(benches) / sizeof(benches[0]))
+
+const struct bench_ops *bench_find(const char *name)
+{
+	for (size_t i = 0; i < N_BENCHES; i++)
+		if (strcmp(name, benches[i]->name) == 0)
+			return benches[i];
+	return NULL;
+}
 
 static int list_main(void *opts)
 {
@@ -58,11 +66,11 @@ int main(int argc, char **argv)
 		printf("bench %s (%s)\n", res_tool_version(), res_tool_describe());
 		return EXIT_OK;
 	}
-	for (size_t i = 0; i < N_BENCHES; i++)
-		if (strcmp(argv[1], benches[i]->name) == 0) {
-			cli_cmd = benches[i]->name;
-			return bench_run_main(benches[i], argc - 1, argv + 1);
-		}
+	const struct bench_ops *ops = bench_find(argv[1]);
+	if (ops) {
+		cli_cmd = ops->name;
+		return bench_run_main(ops, argc - 1, argv + 1);
+	}
 	fprintf(stderr, "bench: usage: unknown command '%s'\n\n", argv[1]);
 	usage(stderr);
 	return EXIT_USAGE;

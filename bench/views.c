@@ -62,10 +62,19 @@ json_t *harness_point_json(const struct bench_run *r, const struct bench_point *
 	json_object_set_new(p, "reason", pt->reason[0] ? json_string(pt->reason) : json_null());
 	json_object_set_new(p, "validated", json_boolean(pt->validated));
 	if (pt->n) {
+		json_t *t = res_stats_json(&pt->time, pt->dev_ns, pt->n), *reps;
+		if (pt->start_ns) {   /* when each launch started: drift, gaps, clock ramps */
+			json_t *a = json_array();
+			for (size_t i = 0; i < pt->n; i++)
+				json_array_append_new(a, json_real(pt->start_ns[i]));
+			json_object_set_new(t, "start_ns", a);
+		}
 		json_object_set_new(p, "noisy", json_boolean(pt->noisy));
-		json_object_set_new(p, "time_ns", res_stats_json(&pt->time, pt->dev_ns, pt->n));
+		json_object_set_new(p, "time_ns", t);
 		stats_compute(pt->wall_ns, pt->n, &st);
 		json_object_set_new(p, "wall_ns", res_stats_json(&st, pt->wall_ns, pt->n));
+		if ((reps = harness_reps_json(r, pt)))
+			json_object_set_new(p, "repetitions", reps);
 	}
 	if (pt->ceil_stats)
 		json_object_set(p, "copy_time_ns", pt->ceil_stats);

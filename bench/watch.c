@@ -22,7 +22,8 @@
 static struct {
 	pthread_t th;
 	bool running;
-	struct bench_run *r;
+	struct bench_session *s;
+	_Atomic(struct bench_run *) r;   /* the run in flight, NULL: none */
 	atomic_int sig;              /* first signal taken, 0: none */
 	atomic_size_t done;          /* points completed */
 	atomic_llong started_ns;     /* start of the point in flight, 0: none */
@@ -61,18 +62,32 @@ void harness_mark_interrupted(struct bench_run *r, const char *by, size_t done)
 }
 
 
+/* The session's writer, or the harness's own outputs (a single benchmark's run). */
+static int write_now(struct bench_session *s, struct bench_run *r)
+{
+	if (s->write_now)
+		return s->write_now(s, r);
+	if (!r) {
+		harness_drop_outputs();
+		return EXIT_OK;
+	}
+	return bench_outputs_write(r->co, r->doc);
+}
+
 /* From the watchdog: writes the points completed (and a timed-out one), then ends the process. */
 static noreturn void abandon(struct bench_run *r, const char *by, int code, bool timed_out)
 {
 	size_t done = atomic_load(&watch.done);
+	unsigned timeout = r ? r->co->timeout_s : 0;
+	bool have = r && r->doc && r->points;
 
-	if (r->doc && r->points) {
+	if (have) {
 		size_t n = done;
 		if (timed_out && done < r->n_points) {
 			struct bench_point *pt = &r->points[done];
 			pt->status = POINT_FAILED;
 			pt->n = 0;
-			snprintf(pt->reason, sizeof(pt->reason), "timed out after %u s", r->co->timeout_s);
+			snprintf(pt->reason, sizeof(pt->reason), "timed out after %u s", timeout);
 			n++;
 		}
 		for (size_t i = 0; i < n; i++)
@@ -80,15 +95,13 @@ static noreturn void abandon(struct bench_run *r, const char *by, int code, bool
 		harness_mark_interrupted(r, by, done);
 		if (!r->co->quiet && r->cols)
 			harness_print_table(r, n);
-		bench_outputs_write(r->co, r->doc);
-	} else {
-		harness_drop_outputs();
 	}
+	write_now(watch.s, have ? r : NULL);
 	fflush(stdout);
 	if (timed_out)
 		fprintf(stderr, "bench %s: a point ran longer than --timeout %u s (a hung kernel cannot be "
 			"cancelled): the results of the %zu points completed are written\n", cli_cmd,
-			r->co->timeout_s, done);
+			timeout, done);
 	else
 		fprintf(stderr, "bench %s: interrupted by %s: the results of the %zu points completed "
 			"are written\n", cli_cmd, by, done);
@@ -98,16 +111,17 @@ static noreturn void abandon(struct bench_run *r, const char *by, int code, bool
 
 static void *watch_main(void *arg)
 {
-	struct bench_run *r = arg;
 	sigset_t set;
 	long long sig_at = 0;
 
+	(void)arg;
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
 	while (!atomic_load(&watch.stop)) {
 		struct timespec ts = { 0, 100000000 };
 		int s = sigtimedwait(&set, NULL, &ts);
+		struct bench_run *r = atomic_load(&watch.r);
 		long long start = atomic_load(&watch.started_ns), t = now_ns();
 		if (s > 0) {
 			int first = 0;
@@ -124,7 +138,8 @@ static void *watch_main(void *arg)
 				cli_cmd, watch_sig_name(s));
 		}
 		bool grace = sig_at && t - sig_at > GRACE_S * 1000000000ll;
-		bool late = r->co->timeout_s && start && t - start > (long long)r->co->timeout_s * 1000000000ll;
+		bool late = r && r->co->timeout_s && start &&
+			    t - start > (long long)r->co->timeout_s * 1000000000ll;
 		if ((grace || late) && !atomic_exchange(&watch.finishing, true)) {
 			int sig = atomic_load(&watch.sig);
 			abandon(r, late ? "timeout" : watch_sig_name(sig),
@@ -134,7 +149,7 @@ static void *watch_main(void *arg)
 	return NULL;
 }
 
-void watch_start(struct bench_run *r)
+void watch_start(struct bench_session *s)
 {
 	sigset_t set;
 
@@ -142,13 +157,14 @@ void watch_start(struct bench_run *r)
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
-	/* a process may run several rows one after another (bench validate); a signal stays */
-	atomic_store(&watch.stop, false);
-	atomic_store(&watch.finishing, false);
-	atomic_store(&watch.started_ns, 0);
+	watch.s = s;
+	atomic_store(&watch.r, NULL);
+	/* a process may run several sessions one after another (bench validate); a signal stays */
 	atomic_store(&watch.done, 0);
-	watch.r = r;
-	watch.running = pthread_create(&watch.th, NULL, watch_main, r) == 0;
+	atomic_store(&watch.started_ns, 0);
+	atomic_store(&watch.finishing, false);
+	atomic_store(&watch.stop, false);
+	watch.running = pthread_create(&watch.th, NULL, watch_main, NULL) == 0;
 }
 
 void watch_stop(void)
@@ -159,6 +175,13 @@ void watch_stop(void)
 	watch.running = false;
 }
 
+void watch_run(struct bench_run *r)
+{
+	atomic_store(&watch.started_ns, 0);
+	atomic_store(&watch.done, 0);
+	atomic_store(&watch.r, r);
+}
+
 /* Whether the main thread may write the outputs (false: the watchdog is, and will exit). */
 bool watch_claim_finish(void)
 {
@@ -166,6 +189,14 @@ bool watch_claim_finish(void)
 		return true;
 	for (;;)
 		pause();
+}
+
+bool watch_release_finish(void)
+{
+	if (atomic_load(&watch.sig))
+		return false;
+	atomic_store(&watch.finishing, false);
+	return true;
 }
 
 int watch_signal(void)

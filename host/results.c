@@ -311,6 +311,87 @@ bool res_out_same_file(const char *a, const char *b)
 	return same;
 }
 
+/*
+ * What is recorded from the environment: names ending in '*' are prefixes. Each changes
+ * which driver runs or how it runs, or what bench itself does.
+ */
+static const char *const env_recorded[] = {
+	"OCL_ICD_*",                   /* ocl-icd: OCL_ICD_VENDORS, OCL_ICD_FILENAMES, platform order */
+	"OPENCL_LAYERS", "OPENCL_LAYER_PATH",   /* Khronos loader layers */
+	"ZE_*", "ZEX_*", "ZET_*",      /* Level Zero: ZE_FLAT_DEVICE_HIERARCHY, ZE_AFFINITY_MASK, ZEX_NUMBER_OF_CCS */
+	"NEO*", "IGC_*",               /* Intel compute runtime debug keys, Intel Graphics Compiler */
+	"SYCL_*", "ONEAPI_*",          /* oneAPI device selection */
+	"CL_CONFIG_*",                 /* Intel's CPU runtime */
+	"POCL_*",                      /* PoCL: devices, work-group method, cache */
+	"CUDA_*",                      /* NVIDIA: CUDA_VISIBLE_DEVICES, CUDA_CACHE_DISABLE (bench sets 1) */
+	"NVIDIA_VISIBLE_DEVICES",      /* containers */
+	"GPU_*", "HSA_*", "ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "AMD_*",   /* AMD */
+	"OMP_*",                       /* bench's host side (inputs and checks) runs on OpenMP */
+	"BENCH_*",                     /* bench's own: BENCH_DEVICE, BENCH_SG, BENCH_HOST_MEMORY */
+	"LD_LIBRARY_PATH", "LD_PRELOAD",        /* which loader and drivers are loaded */
+};
+
+static bool env_wanted(const char *entry)
+{
+	size_t name_len = strcspn(entry, "=");
+
+	for (size_t i = 0; i < sizeof(env_recorded) / sizeof(env_recorded[0]); i++) {
+		const char *pat = env_recorded[i];
+		size_t n = strlen(pat);
+		if (pat[n - 1] == '*' ? name_len >= n - 1 && strncmp(entry, pat, n - 1) == 0
+				      : name_len == n && strncmp(entry, pat, n) == 0)
+			return true;
+	}
+	return false;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+json_t *res_environment_json(void)
+{
+	extern char **environ;
+	json_t *o = json_object();
+	size_t n = 0, k = 0;
+	const char **set;
+
+	while (environ[n])
+		n++;
+	if (!(set = malloc((n ? n : 1) * sizeof(*set))))
+		return o;
+	for (size_t i = 0; i < n; i++)
+		if (strchr(environ[i], '=') && env_wanted(environ[i]))
+			set[k++] = environ[i];
+	qsort(set, k, sizeof(*set), cmp_str);
+	for (size_t i = 0; i < k; i++) {
+		const char *eq = strchr(set[i], '=');
+		char name[256];
+		snprintf(name, sizeof(name), "%.*s", (int)(eq - set[i]), set[i]);
+		json_object_set_new(o, name, json_string(eq + 1));
+	}
+	free(set);
+	return o;
+}
+
+static void utc_now(char *buf, size_t len)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&now, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+void res_doc_finish(json_t *doc)
+{
+	char ts[32];
+
+	utc_now(ts, sizeof(ts));
+	json_object_set_new(doc, "end_timestamp", json_string(ts));
+}
+
 static json_t *host_json(void)
 {
 	json_t *h = json_object();
@@ -332,11 +413,8 @@ json_t *res_doc_new(int argc, char **argv, const struct dev_info *dev, const cha
 {
 	json_t *doc = json_object(), *tool = json_object(), *cmd = json_array();
 	char ts[32];
-	time_t now = time(NULL);
-	struct tm tm;
 
-	gmtime_r(&now, &tm);
-	strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	utc_now(ts, sizeof(ts));
 	json_object_set_new(tool, "name", json_string("bench"));
 	json_object_set_new(tool, "version", json_string(BENCH_VERSION));
 	json_object_set_new(tool, "git_describe", json_string(BENCH_DESCRIBE));
@@ -347,6 +425,7 @@ json_t *res_doc_new(int argc, char **argv, const struct dev_info *dev, const cha
 	json_object_set_new(doc, "timestamp", json_string(ts));
 	json_object_set_new(doc, "command", cmd);
 	json_object_set_new(doc, "host", host_json());
+	json_object_set_new(doc, "environment", res_environment_json());
 	json_object_set_new(doc, "device", dev ? dev_to_json(dev) : json_null());
 	json_object_set_new(doc, "benchmark", json_string(benchmark));
 	json_object_set_new(doc, "points", json_array());
@@ -371,6 +450,14 @@ json_t *res_stats_json(const struct stats *s, const double *samples, size_t n)
 	json_object_set_new(o, "p95", json_real(s->p95));
 	json_object_set_new(o, "max", json_real(s->max));
 	json_object_set_new(o, "n", json_integer((json_int_t)n));
+	double lo, hi, level;
+	if (stats_median_ci(samples, n, 0.95, &lo, &hi, &level)) {
+		json_object_set_new(o, "median_ci95", json_pack("[f, f]", lo, hi));
+		json_object_set_new(o, "median_ci95_level", json_real(level));
+	} else {
+		json_object_set_new(o, "median_ci95", json_null());   /* fewer than 6 samples */
+		json_object_set_new(o, "median_ci95_level", json_null());
+	}
 	for (size_t i = 0; i < n; i++)
 		json_array_append_new(a, json_real(samples[i]));
 	json_object_set_new(o, "samples", a);

@@ -56,10 +56,21 @@ bool res_out_same_file(const char *a, const char *b);
 
 /* New document: schema_version, tool, timestamp, command, host, device, benchmark, points = []. */
 json_t *res_doc_new(int argc, char **argv, const struct dev_info *dev, const char *benchmark);
+/*
+ * The environment variables set in this process that change what the ICD loader or a
+ * driver does (OCL_ICD_*, ZE_*, ZEX_*, NEO*, IGC_*, SYCL_*, POCL_*, CUDA_*, CL_CONFIG_*,
+ * ...; the list is in results.c), name: value, sorted by name.
+ */
+json_t *res_environment_json(void);
+/* Stamps the document's end_timestamp (UTC, ISO 8601), just before it is written. */
+void res_doc_finish(json_t *doc);
 /* Appends a point (steals the reference). */
 void res_doc_add_point(json_t *doc, json_t *point);
 
-/* {min, median, mean, stddev, cv, p5, p95, n, samples[]} of a sample set. */
+/*
+ * {min, median, mean, stddev, cv, p5, p95, max, n, median_ci95 ([lo, hi] or null),
+ * median_ci95_level, samples[]} of a sample set.
+ */
 json_t *res_stats_json(const struct stats *s, const double *samples, size_t n);
 
 /* Serialises doc (indented, keys in insertion order) and commits it to o. */

@@ -49,3 +49,43 @@ void stats_compute(const double *x, size_t n, struct stats *out)
 	out->p95 = stats_percentile_sorted(s, n, 0.95);
 	free(s);
 }
+
+bool stats_median_ci_ranks(size_t n, double conf, size_t *lo_rank, size_t *hi_rank,
+			   double *coverage)
+{
+	double tail = (1 - conf) / 2, cdf = 0, below = -1;
+	/* log P(B = k), from log P(B = 0) = -n ln 2 by the ratio (n - k) / (k + 1): no underflow */
+	double lp = -(double)n * log(2.0);
+	size_t l = 0;
+
+	for (size_t k = 0; k < n; k++) {
+		cdf += exp(lp);
+		if (cdf > tail)
+			break;
+		l = k + 1;           /* P(B <= k) <= tail: x_(k+1) may be the lower bound */
+		below = cdf;
+		lp += log((double)(n - k) / (double)(k + 1));
+	}
+	if (!l)
+		return false;
+	*lo_rank = l;
+	*hi_rank = n + 1 - l;
+	*coverage = 1 - 2 * below;
+	return true;
+}
+
+bool stats_median_ci(const double *x, size_t n, double conf, double *lo, double *hi,
+		     double *coverage)
+{
+	size_t l, h;
+	double *s;
+
+	if (!n || !stats_median_ci_ranks(n, conf, &l, &h, coverage) || !(s = malloc(n * sizeof(*s))))
+		return false;
+	memcpy(s, x, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), cmp_double);
+	*lo = s[l - 1];
+	*hi = s[h - 1];
+	free(s);
+	return true;
+}

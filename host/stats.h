@@ -2,6 +2,7 @@
 #ifndef BENCH_STATS_H
 #define BENCH_STATS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /*
@@ -23,5 +24,21 @@ void stats_compute(const double *x, size_t n, struct stats *out);
 
 /* Percentile p in [0, 1] of sorted samples, linear interpolation. */
 double stats_percentile_sorted(const double *sorted, size_t n, double p);
+
+/*
+ * The distribution-free confidence interval of the median (order statistics): with B the
+ * number of n samples below the true median, B ~ Binomial(n, 1/2) for any continuous
+ * distribution, so [x_(l), x_(n+1-l)] (1-based ranks of the sorted samples) covers it
+ * with probability 1 - 2 P(B <= l - 1). l is the largest rank with P(B <= l - 1) <=
+ * (1 - conf) / 2, so the coverage is at least conf (binomial steps make it larger: n = 10
+ * at 95 % gives ranks 2 and 9, coverage 0.9785). False where no rank reaches conf: n < 6
+ * at 95 % (even [min, max] covers only 1 - 2 / 2^n).
+ */
+bool stats_median_ci_ranks(size_t n, double conf, size_t *lo_rank, size_t *hi_rank,
+			   double *coverage);
+
+/* The interval's bounds from n samples (any order; not modified); false as above. */
+bool stats_median_ci(const double *x, size_t n, double conf, double *lo, double *hi,
+		     double *coverage);
 
 #endif

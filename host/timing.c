@@ -29,7 +29,7 @@ cl_int time_enqueue_copy(void *arg, cl_command_queue q, cl_event *ev)
 
 /* One command: enqueue, wait, read its profile. */
 static bool time_one(cl_command_queue q, time_enqueue_fn fn, void *arg, double *dev_ns,
-		     double *wall_ns, char *err, size_t errlen)
+		     double *wall_ns, uint64_t *start_ns, char *err, size_t errlen)
 {
 	cl_event ev = NULL;
 	cl_ulong t0 = 0, t1 = 0;
@@ -60,6 +60,8 @@ static bool time_one(cl_command_queue q, time_enqueue_fn fn, void *arg, double *
 	}
 	if (dev_ns)
 		*dev_ns = (double)(t1 - t0);
+	if (start_ns)
+		*start_ns = t0;
 	ok = true;
 out:
 	clReleaseEvent(ev);
@@ -70,10 +72,16 @@ bool time_run(cl_command_queue q, time_enqueue_fn fn, void *arg, unsigned warmup
 	      double *dev_ns, double *wall_ns, char *err, size_t errlen)
 {
 	for (unsigned i = 0; i < warmup; i++)
-		if (!time_one(q, fn, arg, NULL, NULL, err, errlen))
+		if (!time_one(q, fn, arg, NULL, NULL, NULL, err, errlen))
 			return false;
 	for (unsigned i = 0; i < reps; i++)
-		if (!time_one(q, fn, arg, &dev_ns[i], &wall_ns[i], err, errlen))
+		if (!time_one(q, fn, arg, &dev_ns[i], &wall_ns[i], NULL, err, errlen))
 			return false;
 	return true;
+}
+
+bool time_once(cl_command_queue q, time_enqueue_fn fn, void *arg, double *dev_ns, double *wall_ns,
+	       uint64_t *start_ns, char *err, size_t errlen)
+{
+	return time_one(q, fn, arg, dev_ns, wall_ns, start_ns, err, errlen);
 }

@@ -4,6 +4,7 @@
 
 #include "clerr.h"
 #include <stddef.h>
+#include <stdint.h>
 
 /* Enqueues one command and returns its event (caller releases). */
 typedef cl_int (*time_enqueue_fn)(void *arg, cl_command_queue q, cl_event *ev);
@@ -33,6 +34,15 @@ cl_int time_enqueue_copy(void *arg, cl_command_queue q, cl_event *ev);
  */
 bool time_run(cl_command_queue q, time_enqueue_fn fn, void *arg, unsigned warmup, unsigned reps,
 	      double *dev_ns, double *wall_ns, char *err, size_t errlen);
+
+/*
+ * One timed command, waited for: its profiled time (END - START), its host time from
+ * enqueue to completion, and its device CL_PROFILING_COMMAND_START (ns on the device's
+ * profiling clock, which only differences between commands of one device make sense of).
+ * False as time_run.
+ */
+bool time_once(cl_command_queue q, time_enqueue_fn fn, void *arg, double *dev_ns, double *wall_ns,
+	       uint64_t *start_ns, char *err, size_t errlen);
 
 /* Host monotonic clock, ns. */
 double time_now_ns(void);

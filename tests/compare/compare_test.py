@@ -275,6 +275,31 @@ def case_suite_doc():
     check(got == {"vecadd": "regressed", "transpose": "unchanged"}, f"suite doc: {got}", r)
 
 
+def case_suite_noise():
+    """A suite's document gives each benchmark its band (its `noise` map); --noise-for wins."""
+    base = doc(sweep(), suite="quick", noise={"vecadd": 15})
+    slow = doc(sweep(seed=1, scale={4: 1.1}), suite="quick", noise={"vecadd": 15})
+    r = compare(base, slow)
+    v, j = verdicts(r)
+    check(v[4] == "unchanged" and r.code == 0 and j["points"][3]["noise_pct"] == 15.0 and
+          j["settings"]["noise_suite"] == {"vecadd": 15.0} and j["settings"]["noise_suite_from"] == "new",
+          f"suite noise: 10 % within the suite's 15 %: {v}", r)
+    check("the suite's bands (NEW): vecadd +-15 %" in r.out, "suite noise: the table states the bands", r)
+    r = compare(base, slow, "--noise-for", "vecadd=5")
+    v, j = verdicts(r)
+    check(v[4] == "regressed" and j["points"][3]["noise_pct"] == 5.0, f"suite noise: --noise-for wins {v}", r)
+    # NEW's map first, BASE's where NEW has none; --noise for benchmarks neither names
+    r = compare(base, doc(sweep(seed=1, scale={4: 1.1}), suite="quick", noise={"atomics": 50}))
+    v, j = verdicts(r)
+    check(v[4] == "regressed" and j["points"][3]["noise_pct"] == 2.0, f"suite noise: NEW's map, not BASE's {v}", r)
+    r = compare(base, doc(sweep(seed=1, scale={4: 1.1}), suite="quick"))
+    v, j = verdicts(r)
+    check(v[4] == "unchanged" and j["settings"]["noise_suite_from"] == "base", f"suite noise: BASE's map {v}", r)
+    r = compare(base, slow, "--noise", "20")
+    v, j = verdicts(r)
+    check(j["points"][0]["noise_pct"] == 15.0, "suite noise: the map over --noise", r)
+
+
 def case_device():
     other = dict(DEVICE, driver_version="1.2.4")
     r = compare(doc(sweep(2)), doc(sweep(2), device=other))
@@ -380,6 +405,9 @@ def bad_inputs():
     mutate("no-benchmark", lambda d: d.pop("benchmark"), "benchmark: missing")
     mutate("residency-type", lambda d: d["points"][0].update(measured={"resident_wg": "many"}),
            "points[0].measured.resident_wg: is a string, expected an integer")
+    mutate("noise-type", lambda d: d.update(noise=[5]), "noise: is an array, expected an object")
+    mutate("noise-band", lambda d: d.update(noise={"vecadd": -1}),
+           "noise.vecadd: is not a noise band in percent, 0..1000")
     # Python's json writes NaN and Infinity as bare tokens, which JSON does not allow
     nan = copy.deepcopy(good)
     nan["points"][1]["time_ns"]["median"] = float("nan")

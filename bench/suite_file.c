@@ -10,6 +10,7 @@
  */
 #include "bench.h"
 #include "suite.h"
+#include "embedded.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -17,12 +18,7 @@
 #include <string.h>
 
 /* The suites built into the binary (results/suites/NAME.json, by scripts/embed.py). */
-struct suite_file {
-	const char *name;
-	const char *data;
-	size_t len;
-};
-extern const struct suite_file suite_files[];
+extern const struct embedded_file suite_files[];
 extern const size_t suite_files_count;
 
 noreturn static void bad(const struct suite *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -39,7 +35,7 @@ static void bad(const struct suite *s, const char *fmt, ...)
 }
 
 /* "quick" of "quick.json" */
-static void builtin_name(const struct suite_file *f, char *buf, size_t len)
+static void builtin_name(const struct embedded_file *f, char *buf, size_t len)
 {
 	size_t n = strlen(f->name);
 

@@ -1,6 +1,7 @@
 /* OpenCL context, queue, program building and kernel resource queries. */
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS /* clCreateCommandQueue for 1.x devices */
 #include "prog.h"
+#include "embedded.h"
 #include "sgb.h"
 
 #include <CL/cl_ext.h>
@@ -16,12 +17,7 @@
 #endif
 
 /* Generated at build time by scripts/embed.py from kernels/. */
-struct kernel_file {
-	const char *name;
-	const char *data;
-	size_t len;
-};
-extern const struct kernel_file kernel_files[];
+extern const struct embedded_file kernel_files[];
 extern const size_t kernel_files_count;
 
 bool prog_ctx_create(struct prog_ctx *c, const struct dev_info *dev, const char *kernels_dir,

@@ -133,6 +133,19 @@ static void plan_sg(const struct dev_info *d, struct at_state *p)
 	}
 }
 
+/* What plan builds with the default options (atomics takes no --sg: at auto only). */
+static void atomics_builds(struct bench_builds *b)
+{
+	struct at_state p;
+
+	if (b->sg)
+		return;
+	memset(&p, 0, sizeof(p));
+	plan_sg(b->dev, &p);
+	p.wg = (unsigned)(b->dev->max_wg < 256 ? b->dev->max_wg : 256);
+	at_builds(b, &p);
+}
+
 static void plan_shape(const struct dev_info *d, const struct atomics_opts *o, struct at_state *p)
 {
 	p->items = 1024ull * o->scale;
@@ -631,4 +644,5 @@ const struct bench_ops atomics_bench = {
 	.title = atomics_title,
 	.report = atomics_report,
 	.teardown = atomics_teardown,
+	.builds = atomics_builds,
 };

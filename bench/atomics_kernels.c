@@ -5,6 +5,7 @@
  */
 #include "atomics_host.h"
 #include "check.h"
+#include "sgb.h"
 
 #include <string.h>
 
@@ -13,12 +14,31 @@ static const char *const at_kernel_names[AT_NKERNELS] = {
 
 /* ---- builds ---- */
 
-/* -cl-std for OpenCL C 2.0/3.0 atomics (an OpenCL 3.0 device must accept CL3.0). */
-static const char *c11_std(const struct dev_info *d)
+#define AT_FLUSH_OPTIONS "-DAPI_C11=0 -DPOISON=0u"
+
+/*
+ * The sub-group part of a program's options (host/sgb.c, the one place they are made): the
+ * driver's own sub-groups or none, p->sg_req required; C11 atomics need OpenCL C 2.0.
+ */
+static void at_choice(const struct dev_info *d, const struct at_state *p, bool c11,
+		      struct sgb_choice *c)
 {
-	if (d->c_major >= 3 || d->api_major >= 3)
-		return "-cl-std=CL3.0";
-	return d->c_major == 2 ? "-cl-std=CL2.0" : NULL;
+	prog_sg_choice(d, p->sg_req, c);
+	if (c11) {
+		c->c_version = 20;
+		c->c_version_for = "C11 atomics (atomic_fetch_add_explicit with a memory order and "
+				   "scope) are OpenCL C 2.0";
+	}
+}
+
+/* Whether d can build C11 atomics: an OpenCL C version of 2.0 or later. */
+static bool c11_ok(const struct dev_info *d, const struct at_state *p)
+{
+	struct sgb_choice c;
+	char why[512];
+
+	at_choice(d, p, true, &c);
+	return sgb_opencl_c(d, &c, why, sizeof(why)) != 0;
 }
 
 /* First line of a build error, for a point's reason. */
@@ -29,26 +49,18 @@ static void first_line(const char *msg, char *out, size_t len)
 	snprintf(out, len, "%.*s", (int)(n < 400 ? n : 400), msg);
 }
 
-/*
- * The build options of one order's program. The sub-group part (-cl-std, -DREQD_SG,
- * -DHAVE_SG, -DHAVE_KHR_SG) is built here, apart from prog_sg_options.
- */
+/* The build options of one order's program. */
 static void at_options(const struct dev_info *d, const struct at_state *p, bool c11,
 		       enum at_order ord, char *buf, size_t len)
 {
-	const char *std = c11 ? c11_std(d) : NULL;
-	int off;
+	struct sgb_choice c;
+	int off = snprintf(buf, len, "-DAPI_C11=%d -DORDER=%s -DPOISON=0x%08xu ", c11,
+			   ord == AT_RELAXED ? "memory_order_relaxed" : "memory_order_acq_rel",
+			   CHECK_POISON);
 
-	if (!std && dev_has_subgroups(d))
-		std = d->c_major >= 3 ? "-cl-std=CL3.0" : d->c_major == 2 ? "-cl-std=CL2.0" : NULL;
-	off = snprintf(buf, len, "-DAPI_C11=%d -DORDER=%s -DPOISON=0x%08xu%s%s", c11,
-		       ord == AT_RELAXED ? "memory_order_relaxed" : "memory_order_acq_rel",
-		       CHECK_POISON, std ? " " : "", std ? std : "");
-	if (p->sg_req)
-		off += snprintf(buf + off, len - (size_t)off, " -DREQD_SG=%u", p->sg_req);
-	if (dev_has_subgroups(d))
-		snprintf(buf + off, len - (size_t)off, " -DHAVE_SG=1%s",
-			 d->has_intel_subgroups || d->has_c30_subgroups ? "" : " -DHAVE_KHR_SG=1");
+	at_choice(d, p, c11, &c);
+	if (!sgb_build_options(d, &c, 0, buf + off, len - (size_t)off))
+		buf[off - 1] = '\0';
 }
 
 /* Builds g; false with err when the compiler refuses it (a missing kernel exits 1). */
@@ -85,10 +97,10 @@ static void build_order(struct bench_run *r, enum at_api api, struct at_state *p
 	struct at_prog *g = &p->prog[ord];
 	char err[16384], line[512], why[1024];
 
-	if (api == AT_API_C11 && !c11_std(d))
+	if (api == AT_API_C11 && !c11_ok(d, p))
 		cli_usage_error("--api c11: '%s' offers %s only (atomic_fetch_add_explicit needs OpenCL "
 				"C 2.0 or later)", d->name, d->c_version);
-	if (api == AT_API_1X || !c11_std(d)) {
+	if (api == AT_API_1X || !c11_ok(d, p)) {
 		if (ord == AT_ACQ_REL) {
 			snprintf(g->skip, sizeof(g->skip), "OpenCL 1.x atomic_add takes no memory order: "
 				 "acq_rel needs OpenCL C 2.0+ atomic_fetch_add_explicit (%s)",
@@ -115,6 +127,43 @@ static void build_order(struct bench_run *r, enum at_api api, struct at_state *p
 	build_1x(r, p, g, ord, why);
 }
 
+/* One build of the hook: an order's program, C11 or 1.x. */
+static void at_describe(struct bench_builds *b, const struct at_state *p, bool c11,
+			enum at_order ord)
+{
+	struct bench_build *bb = bench_builds_add(b, "atomics.cl");
+	char variant[48];
+	struct sgb_choice c;
+
+	for (int k = 0; k < AT_NKERNELS; k++) {
+		snprintf(variant, sizeof(variant), "%s-%s-%s", at_kernel_names[k] + 8,
+			 at_order_names[ord], c11 ? "c11" : "1.x");
+		bench_build_kernel(bb, at_kernel_names[k], variant, p->wg, "--wg (default 256)");
+	}
+	at_options(b->dev, p, c11, ord, bb->options, sizeof(bb->options));
+	at_choice(b->dev, p, c11, &c);
+	bb->build = sgb_build_json(b->dev, &c);
+	if (!c11_ok(b->dev, p) && c11)
+		bench_build_skip(bb, "C11 atomics need OpenCL C 2.0 or later: '%s' offers %s",
+				 b->dev->name, b->dev->c_version);
+	if (c11)   /* build_order: a refused C11 build falls back (relaxed) or is skipped */
+		snprintf(bb->on_failure, sizeof(bb->on_failure), "%s",
+			 ord == AT_RELAXED ? "the run falls back to OpenCL 1.x atomic_add"
+					   : "the run skips acq_rel: 1.x atomic_add takes no order");
+}
+
+void at_builds(struct bench_builds *b, const struct at_state *p)
+{
+	struct bench_build *bb;
+
+	at_describe(b, p, true, AT_RELAXED);
+	at_describe(b, p, true, AT_ACQ_REL);
+	at_describe(b, p, false, AT_RELAXED);
+	bb = bench_builds_add(b, "atomics.cl");
+	bench_build_kernel(bb, "atomics_flush", "flush", 0, "the flush buffer's");
+	snprintf(bb->options, sizeof(bb->options), "%s", AT_FLUSH_OPTIONS);
+}
+
 void at_build(struct bench_run *r, enum at_api api, const bool *orders, struct at_state *p)
 {
 	json_t *ks = json_array();
@@ -129,12 +178,15 @@ void at_build(struct bench_run *r, enum at_api api, const bool *orders, struct a
 			continue;
 		/* above CL_KERNEL_WORK_GROUP_SIZE the first launch decides (bench_launch_once) */
 		prog_kernel_res(&r->pc, g->k[AT_K_GLOBAL], p->wg, g->build_log, &res);
-		json_array_append_new(ks, prog_kernel_res_json("atomics.cl", "atomics_global", g->options,
-							       &res));
+		json_t *kj = prog_kernel_res_json("atomics.cl", "atomics_global", g->options, &res);
+		struct sgb_choice c;
+		at_choice(r->dev, p, g->c11, &c);
+		json_object_set_new(kj, "build", sgb_build_json(r->dev, &c));
+		json_array_append_new(ks, kj);
 	}
 	json_object_set_new(r->doc, "kernels", ks);
 	if (p->flush_bytes)
-		p->k_flush = bench_build(r, "atomics.cl", "atomics_flush", "-DAPI_C11=0 -DPOISON=0u",
+		p->k_flush = bench_build(r, "atomics.cl", "atomics_flush", AT_FLUSH_OPTIONS,
 					 &p->flush_prog, NULL);
 }
 

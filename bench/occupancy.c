@@ -116,6 +116,26 @@ static void plan_check(const struct dev_info *d, struct occ_opts *o)
 							     : "none (no cl_intel_required_subgroup_size)");
 }
 
+/* What plan builds at --sg b->sg (0: auto), --slm 0: the probe without and with barriers. */
+static void occ_builds(struct bench_builds *b)
+{
+	char sizes[128];
+
+	for (int bar = 0; bar < 2; bar++) {
+		struct probe_cfg cfg = { b->sg, 0, bar == 1 };
+		struct bench_build *bb = bench_builds_add(b, "occupancy.cl");
+		bench_build_kernel(bb, "occ_probe", bar ? "barrier" : "no-barrier", 0,
+				   "--wg (every size 32..MAX:32)");
+		probe_options(b->dev, &cfg, bb->options, sizeof(bb->options));
+		bb->build = prog_sg_build_json(b->dev, b->sg);
+		if (b->sg && !dev_can_require_sg(b->dev, b->sg))   /* plan_check's words */
+			bench_build_skip(bb, "--sg %u cannot be required on '%s': supported sizes are %s",
+					 b->sg, b->dev->name, b->dev->has_intel_reqd_sg
+					 ? dev_sg_sizes_str(b->dev, sizes, sizeof(sizes))
+					 : "none (no cl_intel_required_subgroup_size)");
+	}
+}
+
 /* One kernel per (sg, slm, barrier), in the order of the points; the work-group size varies fastest. */
 static size_t probe_plan(struct bench_run *r, struct occ_opts *o, struct occ_state *s)
 {
@@ -551,4 +571,5 @@ const struct bench_ops occupancy_bench = {
 	.relate = occ_relate,
 	.report = occ_report,
 	.teardown = occ_teardown,
+	.builds = occ_builds,
 };

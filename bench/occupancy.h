@@ -30,7 +30,7 @@ struct probe_kernel {
 	cl_program prog;
 	cl_kernel k;
 	char *log;
-	char opts[256];
+	char opts[512];
 	struct kernel_res res;
 };
 
@@ -75,6 +75,8 @@ struct occ_point {
 	uint64_t resident, resident_min, whole, occupied;  /* largest (min: smallest) of the reps */
 };
 
+/* The probe's build options for cfg on d. */
+void probe_options(const struct dev_info *d, const struct probe_cfg *cfg, char *buf, size_t len);
 /* Builds the probe for cfg (exits 1 naming a failed build). */
 void probe_build(struct bench_run *r, const struct probe_cfg *cfg, struct probe_kernel *pk);
 void probe_kernel_free(struct probe_kernel *pk);

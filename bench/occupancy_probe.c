@@ -7,15 +7,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+void probe_options(const struct dev_info *d, const struct probe_cfg *cfg, char *buf, size_t len)
+{
+	int off = snprintf(buf, len, "-DBARRIER=%d -DSLM_WORDS=%llu", cfg->barrier,
+			   (unsigned long long)((cfg->slm + 3) / 4));
+
+	prog_sg_options(d, cfg->sg, buf + off, len - (size_t)off);
+}
+
 void probe_build(struct bench_run *r, const struct probe_cfg *cfg, struct probe_kernel *pk)
 {
-	int off;
-
 	memset(pk, 0, sizeof(*pk));
 	pk->cfg = *cfg;
-	off = snprintf(pk->opts, sizeof(pk->opts), "-DBARRIER=%d -DSLM_WORDS=%llu", cfg->barrier,
-		       (unsigned long long)((cfg->slm + 3) / 4));
-	prog_sg_options(r->dev, cfg->sg, pk->opts + off, sizeof(pk->opts) - (size_t)off);
+	probe_options(r->dev, cfg, pk->opts, sizeof(pk->opts));
 	/* a build takes a second or more on CPU drivers; during plan, so no point's index */
 	bench_progress_step(r, SIZE_MAX, "building occupancy.cl %s", pk->opts);
 	pk->k = bench_build(r, "occupancy.cl", "occ_probe", pk->opts, &pk->prog, &pk->log);

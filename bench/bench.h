@@ -17,5 +17,9 @@ extern const struct bench_ops report_bench;
 extern const struct bench_ops compare_bench;
 extern const struct bench_ops export_bench;
 extern const struct bench_ops validate_bench;
+extern const struct bench_ops compile_bench;
+
+/* The i-th row of the table in main.c, NULL past the end. */
+const struct bench_ops *bench_row(size_t i);
 
 #endif

@@ -124,15 +124,16 @@ static void atomics_check(void *opts, const struct cli_set *given)
  * backend available (intel, khr: 32 required where the driver can require it; nv: the
  * warp; emulated: 32 consecutive work-items), recorded as before issue 9.
  */
-static void plan_sg(const struct bench_run *r, struct at_state *p)
+static void plan_sg(const struct dev_info *d, const char *backend, bool grf_large,
+		    struct at_state *p)
 {
-	const struct dev_info *d = r->dev;
 	struct sgb_choice *c = &p->sgc;
 	const char *src;
 	char err[1024];
 
-	if (!sgb_select(d, r->co->sg_backend, 0, c, err, sizeof(err)) ||
-	    !sgb_set_width(d, c, false, 0, 32, err, sizeof(err)))
+	if (!sgb_select(d, backend, 0, c, err, sizeof(err)) ||
+	    !sgb_set_width(d, c, false, 0, 32, err, sizeof(err)) ||
+	    !sgb_set_grf(d, c, grf_large, err, sizeof(err)))
 		cli_usage_error("%s", err);
 	src = c->forced ? c->width_source
 	      : c->required ? "required (cl_intel_required_subgroup_size)"
@@ -145,12 +146,25 @@ static void plan_sg(const struct bench_run *r, struct at_state *p)
 		snprintf(p->sg_source, sizeof(p->sg_source), "no sub-groups: fixed width %u", c->width);
 }
 
+/* What plan builds with the default options (atomics takes no --sg: at auto only). */
+static void atomics_builds(struct bench_builds *b)
+{
+	struct at_state p;
+
+	if (b->sg)
+		return;
+	memset(&p, 0, sizeof(p));
+	plan_sg(b->dev, NULL, b->grf_large, &p);
+	p.wg = (unsigned)(b->dev->max_wg < 256 ? b->dev->max_wg : 256);
+	at_builds(b, &p);
+}
+
 static void plan_shape(const struct bench_run *r, const struct atomics_opts *o, struct at_state *p)
 {
 	const struct dev_info *d = r->dev;
 
 	p->items = 1024ull * o->scale;
-	plan_sg(r, p);
+	plan_sg(r->dev, r->co->sg_backend, r->co->grf, p);
 	p->wg = o->wg ? o->wg : (unsigned)(d->max_wg < 256 ? d->max_wg : 256);
 	if (p->wg > d->max_wg || p->wg > d->max_item_sizes[0])
 		cli_usage_error("--wg %u exceeds the device's work-group limit on '%s': allowed 1..%zu",
@@ -658,4 +672,5 @@ const struct bench_ops atomics_bench = {
 	.title = atomics_title,
 	.report = atomics_report,
 	.teardown = atomics_teardown,
+	.builds = atomics_builds,
 };

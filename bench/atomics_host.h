@@ -89,6 +89,12 @@ extern const char *const at_order_names[AT_NORDERS];
  * the document's `kernels` lists them. Exits 2 for --api c11 on a device without it.
  */
 void at_build(struct bench_run *r, enum at_api api, const bool *orders, struct at_state *p);
+/*
+ * The programs at_build makes on b->dev (bench compile): both orders' C11 programs (a refusal
+ * falls back or skips, as build_order does), the 1.x one and the flush kernel; p's sub-group
+ * request and work-group set.
+ */
+void at_builds(struct bench_builds *b, const struct at_state *p);
 /* Sets t->l to the pattern's launch and every argument of its kernel; false with err. */
 bool at_args(const struct at_state *p, struct at_run *t, unsigned ops, char *err, size_t len);
 /* Sets the launch's ops argument alone. */

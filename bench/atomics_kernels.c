@@ -5,6 +5,7 @@
  */
 #include "atomics_host.h"
 #include "check.h"
+#include "sgb.h"
 
 #include <string.h>
 
@@ -13,12 +14,31 @@ static const char *const at_kernel_names[AT_NKERNELS] = {
 
 /* ---- builds ---- */
 
-/* The OpenCL C version of C11 atomics, 30 or 20 (an OpenCL 3.0 device must accept 3.0); 0: none. */
-static unsigned c11_version(const struct dev_info *d)
+/*
+ * The sub-group part of a program's options (host/sgb.c, the one place they are made): the
+ * run's layer (p->sgc); C11 atomics need OpenCL C 2.0 (sgb_opencl_c picks the lowest
+ * version the device offers at or above it).
+ */
+static void at_choice(const struct dev_info *d, const struct at_state *p, bool c11,
+		      struct sgb_choice *c)
 {
-	if (d->c_major >= 3 || d->api_major >= 3)
-		return 30;
-	return d->c_major == 2 ? 20 : 0;
+	(void)d;
+	*c = p->sgc;
+	if (c11) {
+		c->c_version = 20;
+		c->c_version_for = "C11 atomics (atomic_fetch_add_explicit with a memory order and "
+				   "scope) are OpenCL C 2.0";
+	}
+}
+
+/* Whether d can build C11 atomics: an OpenCL C version of 2.0 or later. */
+static bool c11_ok(const struct dev_info *d, const struct at_state *p)
+{
+	struct sgb_choice c;
+	char why[512];
+
+	at_choice(d, p, true, &c);
+	return sgb_opencl_c(d, &c, why, sizeof(why)) != 0;
 }
 
 /* First line of a build error, for a point's reason. */
@@ -36,12 +56,12 @@ static void first_line(const char *msg, char *out, size_t len)
 static void at_options(const struct dev_info *d, const struct at_state *p, bool c11,
 		       enum at_order ord, char *buf, size_t len)
 {
-	struct sgb_choice c = p->sgc;
+	struct sgb_choice c;
 	int off = snprintf(buf, len, "-DAPI_C11=%d -DORDER=%s -DPOISON=0x%08xu", c11,
 			   ord == AT_RELAXED ? "memory_order_relaxed" : "memory_order_acq_rel",
 			   CHECK_POISON);
 
-	c.c_version = c11 ? c11_version(d) : 0;
+	at_choice(d, p, c11, &c);
 	if (off > 0 && (size_t)off + 1 < len) {
 		buf[off] = ' ';   /* a backend always has options (its macro) */
 		sgb_build_options(d, &c, p->wg, buf + off + 1, len - (size_t)off - 1);
@@ -82,10 +102,10 @@ static void build_order(struct bench_run *r, enum at_api api, struct at_state *p
 	struct at_prog *g = &p->prog[ord];
 	char err[16384], line[512], why[1024];
 
-	if (api == AT_API_C11 && !c11_version(d))
+	if (api == AT_API_C11 && !c11_ok(d, p))
 		cli_usage_error("--api c11: '%s' offers %s only (atomic_fetch_add_explicit needs OpenCL "
 				"C 2.0 or later)", d->name, d->c_version);
-	if (api == AT_API_1X || !c11_version(d)) {
+	if (api == AT_API_1X || !c11_ok(d, p)) {
 		if (ord == AT_ACQ_REL) {
 			snprintf(g->skip, sizeof(g->skip), "OpenCL 1.x atomic_add takes no memory order: "
 				 "acq_rel needs OpenCL C 2.0+ atomic_fetch_add_explicit (%s)",
@@ -112,6 +132,44 @@ static void build_order(struct bench_run *r, enum at_api api, struct at_state *p
 	build_1x(r, p, g, ord, why);
 }
 
+/* One build of the hook: an order's program, C11 or 1.x. */
+static void at_describe(struct bench_builds *b, const struct at_state *p, bool c11,
+			enum at_order ord)
+{
+	struct bench_build *bb = bench_builds_add(b, "atomics.cl");
+	char variant[48];
+	struct sgb_choice c;
+
+	for (int k = 0; k < AT_NKERNELS; k++) {
+		snprintf(variant, sizeof(variant), "%s-%s-%s", at_kernel_names[k] + 8,
+			 at_order_names[ord], c11 ? "c11" : "1.x");
+		bench_build_kernel(bb, at_kernel_names[k], variant, p->wg, "--wg (default 256)");
+	}
+	at_options(b->dev, p, c11, ord, bb->options, sizeof(bb->options));
+	at_choice(b->dev, p, c11, &c);
+	bb->build = sgb_build_json(b->dev, &c);
+	if (!c11_ok(b->dev, p) && c11)
+		bench_build_skip(bb, "C11 atomics need OpenCL C 2.0 or later: '%s' offers %s",
+				 b->dev->name, b->dev->c_version);
+	if (c11)   /* build_order: a refused C11 build falls back (relaxed) or is skipped */
+		snprintf(bb->on_failure, sizeof(bb->on_failure), "%s",
+			 ord == AT_RELAXED ? "the run falls back to OpenCL 1.x atomic_add"
+					   : "the run skips acq_rel: 1.x atomic_add takes no order");
+}
+
+void at_builds(struct bench_builds *b, const struct at_state *p)
+{
+	struct bench_build *bb;
+
+	at_describe(b, p, true, AT_RELAXED);
+	at_describe(b, p, true, AT_ACQ_REL);
+	at_describe(b, p, false, AT_RELAXED);
+	bb = bench_builds_add(b, "atomics.cl");
+	bench_build_kernel(bb, "atomics_flush", "flush", 0, "the flush buffer's");
+	/* the file needs a sub-group backend: the points' options */
+	at_options(b->dev, p, false, AT_RELAXED, bb->options, sizeof(bb->options));
+}
+
 void at_build(struct bench_run *r, enum at_api api, const bool *orders, struct at_state *p)
 {
 	json_t *ks = json_array();
@@ -126,8 +184,11 @@ void at_build(struct bench_run *r, enum at_api api, const bool *orders, struct a
 			continue;
 		/* above CL_KERNEL_WORK_GROUP_SIZE the first launch decides (bench_launch_once) */
 		prog_kernel_res(&r->pc, g->k[AT_K_GLOBAL], p->wg, g->build_log, &res);
-		json_array_append_new(ks, prog_kernel_res_json("atomics.cl", "atomics_global", g->options,
-							       &res));
+		json_t *kj = prog_kernel_res_json("atomics.cl", "atomics_global", g->options, &res);
+		struct sgb_choice c;
+		at_choice(r->dev, p, g->c11, &c);
+		json_object_set_new(kj, "build", sgb_build_json(r->dev, &c));
+		json_array_append_new(ks, kj);
 	}
 	json_object_set_new(r->doc, "kernels", ks);
 	if (p->flush_bytes) {

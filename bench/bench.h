@@ -18,8 +18,11 @@ extern const struct bench_ops compare_bench;
 extern const struct bench_ops export_bench;
 extern const struct bench_ops validate_bench;
 extern const struct bench_ops suite_bench;
+extern const struct bench_ops compile_bench;
 
 /* The row of the command `name` (bench/main.c's table), NULL: none. */
 const struct bench_ops *bench_find(const char *name);
+/* The i-th row of the table in main.c, NULL past the end. */
+const struct bench_ops *bench_row(size_t i);
 
 #endif

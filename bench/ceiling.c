@@ -47,6 +47,16 @@ void bench_ceiling_free(struct bench_run *r)
 	r->ceil = NULL;
 }
 
+void bench_ceiling_builds(struct bench_builds *b)
+{
+	struct bench_build *bb;
+
+	if (b->sg)
+		return;
+	bb = bench_builds_add(b, "stream_copy.cl");
+	bench_build_kernel(bb, "stream_copy", "stream_copy", 0, "chosen by the driver");
+}
+
 /* Builds stream_copy once; a device that cannot build it gets the driver's copy alone. */
 static void build_kernel(struct bench_run *r, struct bench_ceiling *c)
 {

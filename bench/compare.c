@@ -235,25 +235,41 @@ static json_t *at_path(json_t *v, const char *path)
 	return v;
 }
 
-/* Residency and sub-group sizes that differ: each goes into r->changed. */
-static bool outcomes_differ(struct cmp_row *r)
+/* Whether an outcome went the worse way (cmp_outcome.worse). */
+static bool worse(const struct cmp_outcome *o, json_t *b, json_t *n)
 {
-	static const char *const fields[] = { "measured.resident_wg", "params.sg_size_compiled",
-					      "params.sg_size_kernel" };
+	if (o->worse == CMP_WORSE_ANY)
+		return true;
+	return o->worse == CMP_WORSE_UP && json_is_number(n) &&
+	       json_number_value(n) > (json_is_number(b) ? json_number_value(b) : 0);
+}
+
+/*
+ * The outcomes of cmp_outcomes that differ, each into r->changed; *regressed where one got
+ * worse. True when any differs.
+ */
+static bool outcomes_differ(struct cmp_row *r, bool *regressed)
+{
 	bool any = false;
 
 	r->changed = json_array();
-	for (size_t i = 0; i < 3; i++) {
-		json_t *b = at_path(r->base->pt, fields[i]), *n = at_path(r->new_->pt, fields[i]);
+	*regressed = false;
+	for (const struct cmp_outcome *o = cmp_outcomes; o->path; o++) {
+		json_t *b = at_path(r->base->pt, o->path), *n = at_path(r->new_->pt, o->path);
 		if ((!b && !n) || (b && n && json_equal(b, n)))
 			continue;
-		json_array_append_new(r->changed, json_pack("{s:s, s:O?, s:O?}", "field", fields[i],
-							   "base", b, "new", n));
+		bool w = b && n && worse(o, b, n);
+		json_t *c = json_pack("{s:s, s:O?, s:O?}", "field", o->path, "base", b, "new", n);
+		if (w)
+			json_object_set_new(c, "worse", json_true());
+		json_array_append_new(r->changed, c);
 		char *sb = b ? json_dumps(b, JSON_ENCODE_ANY) : NULL, *sn = n ? json_dumps(n, JSON_ENCODE_ANY) : NULL;
-		note(r, "%s %s -> %s", fields[i], sb ? sb : "absent", sn ? sn : "absent");
+		note(r, "%s %s -> %s%s", o->path, sb ? sb : "absent", sn ? sn : "absent",
+		     w ? " (worse)" : "");
 		free(sb);
 		free(sn);
 		any = true;
+		*regressed |= w;
 	}
 	return any;
 }
@@ -328,7 +344,8 @@ static enum cmp_verdict judge(const struct cmp_result *c, struct cmp_row *r)
 		note(r, "status ok -> skipped: %s", n->reason ? n->reason : "no reason given");
 		return CMP_FAILED;
 	}
-	bool changed = outcomes_differ(r);
+	bool regressed;
+	bool changed = outcomes_differ(r, &regressed);
 	json_t *sb = json_object_get(b->params, "spin"), *sn = json_object_get(n->params, "spin");
 	if (b->samples && n->samples && sb && sn && !json_equal(sb, sn)) {
 		note(r, "times not compared: params.spin %lld -> %lld (calibrated differently)",
@@ -344,9 +361,9 @@ static enum cmp_verdict judge(const struct cmp_result *c, struct cmp_row *r)
 		note(r, "no times in %s (%s)", b->samples ? "NEW" : "BASE", b->samples ? n->status : b->status);
 		tv = CMP_INCONCLUSIVE;
 	}
-	if (tv == CMP_REGRESSED || !changed)
-		return tv;
-	return CMP_CHANGED;
+	if (tv == CMP_REGRESSED || regressed)
+		return CMP_REGRESSED;
+	return changed ? CMP_CHANGED : tv;
 }
 
 /* ---- matching ---- */
@@ -488,7 +505,9 @@ const struct bench_ops compare_bench = {
 		"  median(BASE) (2000 resamples, fixed seed) lies wholly outside the noise band\n"
 		"  (--noise-for, else the band NEW's suite gives the benchmark, else BASE's, else\n"
 		"  --noise); unchanged otherwise; failed where NEW failed, was skipped or lost its\n"
-		"  validation; changed where the residency or a sub-group size differs; new and\n"
+		"  validation; changed where the residency, a sub-group size or what the\n"
+		"  compiler made of the kernel differs (regressed where it is worse: a new or\n"
+		"  larger spill, more private memory, another compiled SIMD width); new and\n"
 		"  missing for points on one side only. Documents of different devices or\n"
 		"  drivers are refused. --baseline DIR takes BASE from DIR/DEVICE--SUITE.json,\n"
 		"  DEVICE and SUITE the device name and the document's suite (or benchmark) in\n"

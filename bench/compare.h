@@ -28,6 +28,20 @@ struct cmp_ignored {
 };
 extern const struct cmp_ignored cmp_ignored_params[];
 
+/* Which way a compared outcome gets worse (a worse one is `regressed`, another change `changed`). */
+enum cmp_worse { CMP_WORSE_NEVER, CMP_WORSE_UP, CMP_WORSE_ANY };
+
+/*
+ * The outcomes compared between matched points (compare_doc.c), by dotted path in a point:
+ * a difference is `changed`, or `regressed` where it is worse. Extend it with a row.
+ */
+struct cmp_outcome {
+	const char *path;
+	enum cmp_worse worse;
+	const char *why;
+};
+extern const struct cmp_outcome cmp_outcomes[];
+
 /* One point of a results document, checked. */
 struct cmp_point {
 	size_t index;              /* in points[] */

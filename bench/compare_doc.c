@@ -22,6 +22,19 @@ const struct cmp_ignored cmp_ignored_params[] = {
 	{ "sg_size_kernel", "the sub-group size the kernel saw: compared, a difference is `changed`" },
 	{ NULL, NULL } };
 
+const struct cmp_outcome cmp_outcomes[] = {
+	{ "measured.resident_wg", CMP_WORSE_NEVER, "occupancy's residency" },
+	{ "params.sg_size_compiled", CMP_WORSE_NEVER, "the sub-group size the compiler chose" },
+	{ "params.sg_size_kernel", CMP_WORSE_NEVER, "the sub-group size the kernel saw" },
+	/* what the compiler made of a kernel: bench compile's points, and runs' `compiled` */
+	{ "compiled.simd", CMP_WORSE_ANY, "the compiled SIMD width (bench compile)" },
+	{ "compiled.grf_count", CMP_WORSE_NEVER, "registers a thread (bench compile)" },
+	{ "compiled.spill_mem_bytes", CMP_WORSE_UP, "spill: a new or larger one" },
+	{ "compiled.private_mem_bytes", CMP_WORSE_UP, "private memory a thread" },
+	{ "compiled.local_mem_bytes", CMP_WORSE_NEVER, "local memory a work-group" },
+	{ "compiled.barrier_count", CMP_WORSE_NEVER, "barriers (bench compile)" },
+	{ NULL, CMP_WORSE_NEVER, NULL } };
+
 /* JSON has no NaN; Python's json module writes one as a bare token, which is replaced by this. */
 #define NAN_MARK "\x01NaN"
 

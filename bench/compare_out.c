@@ -225,18 +225,22 @@ static json_t *doc_json(const struct cmp_doc *d)
 
 static json_t *settings_json(const struct cmp_result *c)
 {
-	json_t *ign = json_object(), *nf = json_object();
+	json_t *ign = json_object(), *nf = json_object(), *out = json_object();
 	char seed[32];
 
 	for (size_t i = 0; cmp_ignored_params[i].key; i++)
 		json_object_set_new(ign, cmp_ignored_params[i].key, json_string(cmp_ignored_params[i].why));
+	for (const struct cmp_outcome *o = cmp_outcomes; o->path; o++)
+		json_object_set_new(out, o->path, json_pack("{s:s, s:s}", "worse",
+			o->worse == CMP_WORSE_ANY ? "any change" : o->worse == CMP_WORSE_UP ? "larger"
+										: "never", "what", o->why));
 	for (size_t i = 0; i < c->o->n_noise_for; i++) {
 		char k[128];
 		snprintf(k, sizeof(k), "%.*s", (int)c->o->noise_for[i].len, c->o->noise_for[i].bench);
 		json_object_set_new(nf, k, json_real(c->o->noise_for[i].pct));
 	}
 	snprintf(seed, sizeof(seed), "0x%016llx", (unsigned long long)BOOT_SEED);
-	return json_pack("{s:s, s:f, s:i, s:{s:s, s:f, s:i, s:s}, s:f, s:o, s:O?, s:s?, s:o, s:b}",
+	return json_pack("{s:s, s:f, s:i, s:{s:s, s:f, s:i, s:s}, s:f, s:o, s:O?, s:s?, s:o, s:o, s:b}",
 			 "test", "Mann-Whitney U, two-sided, exact (conditional on ties)",
 			 "alpha", c->o->alpha, "min_reps", CMP_MIN_REPS,
 			 "interval", "method", "percentile bootstrap of median(new) / median(base)",
@@ -244,7 +248,8 @@ static json_t *settings_json(const struct cmp_result *c)
 			 "noise_pct", c->o->noise_pct, "noise_for", nf,
 			 "noise_suite", c->noise_from ? c->noise_from->noise : NULL,
 			 "noise_suite_from", c->noise_from ? (c->noise_from == &c->new_ ? "new" : "base") : NULL,
-			 "ignored_params", ign, "allow_different_device", c->o->allow_different_device);
+			 "ignored_params", ign, "compared_outcomes", out,
+			 "allow_different_device", c->o->allow_different_device);
 }
 
 json_t *cmp_json(const struct cmp_result *c)

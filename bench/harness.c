@@ -76,10 +76,15 @@ static const struct cli_opt common_cli[] = {
 	  .help = "measure only on such a device (a name: in the device or platform\n"
 		  "name); none found: exit 77 instead of measuring another" },
 	{ 0 } };
+static const char *const grf_names[] = { "small", "large" };
 static const struct cli_opt sg_cli[] = {
 	{ "sg-backend", "B", CLI_FN, 0, .fn = parse_sg_backend,
 	  .help = "sub-group backend: intel, khr, nv or emulated (default: the first the\n"
 		  "device runs; vecadd and occupancy: the driver's own sub-groups, or none)" },
+	{ "grf", "MODE", CLI_CHOICE, CO(grf), .names = grf_names, .n_names = 2,
+	  .help = "Intel GPUs' register file: small (128 registers a thread, default) or\n"
+		  "large (" SGB_GRF_LARGE_OPTION ": 256, half the threads per XVE;\n"
+		  "Xe-HPG and Xe-HPC)" },
 	{ 0 } };
 
 void bench_usage(const struct bench_ops *ops, FILE *f)
@@ -112,6 +117,7 @@ static void run_free(struct bench_run *r)
 		json_decref(pt->model_json);
 		json_decref(pt->metrics);
 		json_decref(pt->extra);
+		json_decref(pt->build);
 	}
 	free(r->points);
 	r->points = NULL;
@@ -297,6 +303,11 @@ static void run_point(struct bench_run *r, struct bench_point *pt)
 				   bench_point_copy_gbps(pt),
 				   pt->ceil_kernel_ns > 0 ? 2.0 * (double)pt->ceil_bytes / pt->ceil_kernel_ns : 0);
 	}
+	if (pt->status == POINT_OK && pt->res.spill_mem)
+		bench_note(pt, "the kernel spills: %llu bytes of scratch a hardware thread "
+			   "(CL_KERNEL_SPILL_MEM_SIZE_INTEL)%s", (unsigned long long)pt->res.spill_mem,
+			   pt->res.grf_large || !(r->ops->flags & BENCH_SG) ? ""
+				: "; --grf large gives it 256 registers on Xe-HPG and Xe-HPC");
 	if (!pt->model_json && pt->model_groups) {
 		struct occ_kernel k;
 		occ_kernel_from_res(&k, &pt->res, pt->model_wg, pt->model_simd, pt->model_barrier);

@@ -19,6 +19,7 @@
 
 struct bench_run;
 struct bench_point;
+struct bench_builds;
 
 /* Options shared by every benchmark that runs kernels. */
 struct common_opts {
@@ -38,6 +39,7 @@ struct common_opts {
 	double ci_width_pct;     /* --ci-width: launch until the median's 95 % interval is within
 				  * +-PCT % of it (0: off) */
 	unsigned max_reps;       /* --max-reps: the most timed launches when adapting (0: default) */
+	unsigned grf;            /* --grf (BENCH_SG): 0 small, 1 large (Intel GPUs) */
 };
 
 /* Timed launches at most when --min-time or --ci-width adapt and --max-reps is not given. */
@@ -100,6 +102,11 @@ struct bench_ops {
 	void (*relate)(struct bench_run *r); /* after every point: figures across points */
 	int (*report)(struct bench_run *r);  /* after the table: summaries, checks; exit code */
 	void (*teardown)(struct bench_run *r);
+	/*
+	 * The programs plan would build on a device, with its default options and --sg asked,
+	 * made by the same code (bench compile, bench model --kernel): bench_builds_add each.
+	 */
+	void (*builds)(struct bench_builds *b);
 };
 
 enum point_status { POINT_OK, POINT_FAILED, POINT_SKIPPED };
@@ -160,6 +167,7 @@ struct bench_point {
 	json_t *model_json;          /* owned; set by point() to give a model of its own */
 	json_t *metrics;             /* owned; figures beyond bytes, gbps, copy_gbps, gops */
 	json_t *extra;               /* owned; other members of the point's JSON */
+	json_t *build;               /* owned; the build's record (sgb_build_json), or NULL */
 };
 
 /*
@@ -225,6 +233,8 @@ enum bench_phase {
  */
 void bench_ceiling_measure(struct bench_run *r, struct bench_point *pt);
 void bench_ceiling_free(struct bench_run *r);
+/* The ceiling's stream_copy build, for bench compile (at --sg auto only). */
+void bench_ceiling_builds(struct bench_builds *b);
 
 /*
  * Validate-only runs (--validate-only, bench validate): each point runs its set-up, one
@@ -304,6 +314,52 @@ int bench_outputs_write(const struct common_opts *o, json_t *doc);
  */
 void bench_progress_step(const struct bench_run *r, size_t i, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* ---- the builds of a row, without a device (bench/builds.c) ---- */
+
+#define BENCH_BUILD_KERNELS 4
+
+/* One kernel of a build, and how the row launches it. */
+struct bench_build_kernel {
+	const char *name;            /* the kernel: "transpose_shuffle" */
+	char variant[48];            /* the row's name for it: "shuffle" (--kernel ROW:VARIANT) */
+	unsigned wg;                 /* the work-group the row launches it with; 0: varies */
+	const char *wg_source;       /* where that comes from: "--wg (default 256)" */
+};
+
+/* One program a row builds: a file with options, the kernels it makes of it. */
+struct bench_build {
+	const char *bench;           /* the row */
+	const char *file;            /* "transpose.cl" */
+	char options[768];
+	struct bench_build_kernel k[BENCH_BUILD_KERNELS];
+	size_t n_k;
+	char skip[1024];             /* why the row does not build it on this device ("": it does) */
+	bool skip_options;           /* skipped before options could be made: nothing to compile */
+	/* the row tries it and copes with a refusal (a fallback, a skip): the reason if it fails */
+	char on_failure[256];
+	json_t *build;               /* owned: the build's record (sgb_build_json), or NULL */
+};
+
+/* What builds are asked for, and the list they are added to. */
+struct bench_builds {
+	const struct dev_info *dev;  /* the device, or an offline target (host/igpu.h) */
+	unsigned sg;                 /* --sg asked: 0 auto (the row's --sg auto or default) */
+	bool grf_large;              /* --grf large */
+	const char *bench;           /* the row asked (set by the caller) */
+	struct bench_build *v;
+	size_t n, cap;
+};
+
+/* A new build of b->bench (zeroed, file set), at the end of b's list. */
+struct bench_build *bench_builds_add(struct bench_builds *b, const char *file);
+/* Adds a kernel to a build. */
+void bench_build_kernel(struct bench_build *bb, const char *name, const char *variant, unsigned wg,
+			const char *wg_source);
+/* Marks a build skipped with a printf reason (the run path's own words). */
+void bench_build_skip(struct bench_build *bb, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void bench_builds_free(struct bench_builds *b);
 
 /* ---- for point() ---- */
 

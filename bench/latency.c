@@ -184,6 +184,20 @@ static void plan_build(struct bench_run *r, struct lat_state *p)
 	free(log);
 }
 
+/* What plan builds: one program, no options (at --sg auto only: the chase has no sub-groups). */
+static void lat_builds(struct bench_builds *b)
+{
+	struct bench_build *bb;
+
+	if (b->sg)
+		return;
+	bb = bench_builds_add(b, "latency.cl");
+	bench_build_kernel(bb, "chase", "chase", 1, "one work-item a chase");
+	bench_build_kernel(bb, "chase_check", "chase-check", 1, "one work-item a chase");
+	bench_build_kernel(bb, "chase_local", "local", 256, "256 or the device's maximum");
+	bench_build_kernel(bb, "chase_local_check", "local-check", 256, "256 or the device's maximum");
+}
+
 static void plan_buffers(struct bench_run *r, const struct latency_opts *o, struct lat_state *p)
 {
 	uint64_t nodes = p->max_ws / p->stride, lnodes = o->local_bytes / 4;
@@ -531,4 +545,5 @@ const struct bench_ops latency_bench = {
 	.relate = latency_relate,
 	.report = latency_report,
 	.teardown = latency_teardown,
+	.builds = lat_builds,
 };

@@ -17,8 +17,8 @@ static const struct bench_ops list_bench = {
 
 static const struct bench_ops *const benches[] = {
 	&list_bench, &info_bench, &vecadd_bench, &model_bench, &occupancy_bench, &sg_info_bench,
-	&sg_copy_bench, &transpose_bench, &atomics_bench, &latency_bench, &compare_bench,
-	&export_bench, &report_bench, &validate_bench, &suite_bench,
+	&sg_copy_bench, &transpose_bench, &atomics_bench, &latency_bench, &compile_bench,
+	&compare_bench, &export_bench, &report_bench, &validate_bench, &suite_bench,
 };
 #define N_BENCHES (sizeof(benches) / sizeof(benches[0]))
 
@@ -28,6 +28,11 @@ const struct bench_ops *bench_find(const char *name)
 		if (strcmp(name, benches[i]->name) == 0)
 			return benches[i];
 	return NULL;
+}
+
+const struct bench_ops *bench_row(size_t i)
+{
+	return i < N_BENCHES ? benches[i] : NULL;
 }
 
 static int list_main(void *opts)

@@ -3,6 +3,7 @@
  * for a device of the table or the live one. No kernel runs.
  */
 #include "bench.h"
+#include "compile.h"
 #include "occ.h"
 
 #include <ctype.h>
@@ -29,6 +30,7 @@ struct model_opts {
 	struct range groups;   /* n == 0: one full wave */
 	struct model_param params[MAX_PARAMS];
 	unsigned n_params;
+	const char *kernel;    /* --kernel ROW:VARIANT: inputs from what the compiler built */
 };
 
 /* The device the model runs on, and the live list it may come from. */
@@ -99,6 +101,11 @@ static const struct cli_opt model_cli[] = {
 	  .help = "round (2.4%, default), trunc (14.2%) or integer (86%)" },
 	{ "full-occupancy", NULL, CLI_FLAG, MO(full),
 	  .help = "the configurations that ensure full occupancy" },
+	{ "kernel", "ROW:VARIANT", CLI_STR, MO(kernel),
+	  .help = "take SIMD width, GRF mode, local memory and barriers from what\n"
+		  "Intel's compiler builds of this kernel for the device's target\n"
+		  "(ocloc, as bench compile), e.g. transpose:shuffle; --sg and --grf\n"
+		  "are then the row's" },
 	{ "list", NULL, CLI_FLAG, MO(list),
 	  .help = "the known devices; with --gpu, one device's parameters and sources" },
 	{ "device", "SPEC", CLI_STR, MO(co.device),
@@ -125,6 +132,10 @@ static void model_check(void *opts, const struct cli_set *given)
 	/* --device on the command line; BENCH_DEVICE applies only where it can */
 	if (cli_given(given, "device") && (!o->gpu || strcmp(o->gpu, "live") != 0))
 		cli_usage_error("--device applies to --gpu live only");
+	if (o->kernel && (cli_given(given, "slm") || cli_given(given, "barrier") ||
+			  cli_given(given, "regs") || o->full || o->list))
+		cli_usage_error("--kernel takes local memory and barriers from the compiled kernel: "
+				"no --slm, --barrier, --regs, --full-occupancy or --list with it");
 }
 
 
@@ -463,6 +474,7 @@ static int run(struct model_opts *o, const struct model_dev *m)
 				.grf_large = o->grf,
 				.regs_per_thread = o->regs };
 	struct occ_full full;
+	struct model_kernel mk;
 	char why[256];
 	json_t *doc = NULL;
 	int rc;
@@ -470,10 +482,22 @@ static int run(struct model_opts *o, const struct model_dev *m)
 	if (o->full && !occ_full_occupancy(&m->d, k.grf_large, &full, why, sizeof(why)))
 		cli_usage_error("--full-occupancy on %s: %s", m->d.name, why);
 	bench_outputs_open(&o->co);
+	if (o->kernel) {   /* the kernel's inputs are the compiler's */
+		model_kernel_compile(o->kernel, m->d.family, m->live, o->sg, o->grf, o->wg, &mk);
+		k.wg_size = mk.wg;
+		k.sg_size = mk.k.simd;
+		k.slm_bytes = (unsigned long)mk.k.slm;
+		k.barrier = mk.k.barriers > 0;
+		k.grf_large = mk.k.grf > 128;
+		if (!o->co.quiet)
+			model_kernel_print(&mk, stdout);
+	}
 	if (o->co.json_path || o->co.csv_path) {
 		doc = res_doc_new(cli_argc, cli_argv, m->live, "model");
 		json_object_set_new(doc, "model_device", occ_params_json(&m->d));
 		json_object_set_new(doc, "model_choices", occ_choices_json(&m->d));
+		if (o->kernel)
+			json_object_set_new(doc, "kernel", model_kernel_json(&mk));
 	}
 	if (o->full)
 		run_full(o, m, &full, doc);
@@ -512,12 +536,15 @@ const struct bench_ops model_bench = {
 		"usage: bench model --gpu NAME|live [--wg N] [--sg N] [--groups RANGE] [--slm BYTES]\n"
 		"                   [--barrier] [--grf small|large] [--regs N] [--param NAME=VALUE]...\n"
 		"                   [--percent round|trunc|integer] [--json FILE] [--csv FILE]\n"
+		"       bench model --gpu NAME|live --kernel ROW:VARIANT [--sg N] [--grf small|large]\n"
 		"       bench model --gpu NAME|live --full-occupancy\n"
 		"       bench model --list [--gpu NAME|live]\n"
 		"  Predicts hardware threads, occupancy, waves and the limiting resource of a launch\n"
 		"  (README.md, 'The occupancy model'), as the published tables write them.\n"
-		"  Exit codes: 0 ok, 2 bad usage or unknown device name, 77 no OpenCL platform or\n"
-		"  a live device the model does not know.\n",
+		"  With --kernel, the kernel's SIMD width, register file, local memory and barriers\n"
+		"  are what Intel's compiler (ocloc) builds of it for the device's target.\n"
+		"  Exit codes: 0 ok, 1 the compiler refused --kernel, 2 bad usage or unknown device\n"
+		"  name, 77 no OpenCL platform, a live device the model does not know, or no ocloc.\n",
 	.opts = model_cli,
 	.opts_size = sizeof(struct model_opts),
 	.defaults = model_defaults,

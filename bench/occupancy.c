@@ -121,7 +121,8 @@ static void plan_sg(const struct bench_run *r, const struct occ_opts *o, struct 
 	const char *name = r->co->sg_backend;
 	char err[1024], buf[128];
 
-	if (!sgb_select(d, name, name ? 0 : SGB_NATIVE_OR_NONE, &s->sgc, err, sizeof(err)))
+	if (!sgb_select(d, name, name ? 0 : SGB_NATIVE_OR_NONE, &s->sgc, err, sizeof(err)) ||
+	    !sgb_set_grf(d, &s->sgc, r->co->grf, err, sizeof(err)))
 		cli_usage_error("%s", err);
 	for (size_t i = 0; i < o->sg.n; i++) {
 		struct sgb_choice c = s->sgc;
@@ -132,6 +133,31 @@ static void plan_sg(const struct bench_run *r, const struct occ_opts *o, struct 
 							     : "none (no cl_intel_required_subgroup_size)");
 		if (!sgb_set_width(d, &c, true, (unsigned)o->sg.v[i], 0, err, sizeof(err)))
 			cli_usage_error("%s", err);
+	}
+}
+
+/* What plan builds at --sg b->sg (0: auto), --slm 0: the probe without and with barriers. */
+static void occ_builds(struct bench_builds *b)
+{
+	char sizes[128], err[1024];
+	struct sgb_choice c;
+
+	/* as plan_sg without --sg-backend: the driver's own sub-groups or none, b->sg required */
+	prog_sg_choice(b->dev, b->sg, &c);
+	if (!sgb_set_grf(b->dev, &c, b->grf_large, err, sizeof(err)))
+		cli_usage_error("%s", err);
+	for (int bar = 0; bar < 2; bar++) {
+		struct probe_cfg cfg = { b->sg, 0, bar == 1 };
+		struct bench_build *bb = bench_builds_add(b, "occupancy.cl");
+		bench_build_kernel(bb, "occ_probe", bar ? "barrier" : "no-barrier", 0,
+				   "--wg (every size 32..MAX:32)");
+		probe_options(b->dev, &c, &cfg, bb->options, sizeof(bb->options));
+		bb->build = sgb_build_json(b->dev, &c);
+		if (b->sg && !dev_can_require_sg(b->dev, b->sg))   /* plan_check's words */
+			bench_build_skip(bb, "--sg %u cannot be required on '%s': supported sizes are %s",
+					 b->sg, b->dev->name, b->dev->has_intel_reqd_sg
+					 ? dev_sg_sizes_str(b->dev, sizes, sizeof(sizes))
+					 : "none (no cl_intel_required_subgroup_size)");
 	}
 }
 
@@ -575,4 +601,5 @@ const struct bench_ops occupancy_bench = {
 	.relate = occ_relate,
 	.report = occ_report,
 	.teardown = occ_teardown,
+	.builds = occ_builds,
 };

@@ -32,7 +32,7 @@ struct probe_kernel {
 	cl_program prog;
 	cl_kernel k;
 	char *log;
-	char opts[256];
+	char opts[512];
 	struct kernel_res res;
 };
 
@@ -80,6 +80,9 @@ struct occ_point {
 	uint64_t resident, resident_min, whole, occupied;  /* largest (min: smallest) of the reps */
 };
 
+/* The probe's build options for cfg on d, through the sub-group choice c. */
+void probe_options(const struct dev_info *d, const struct sgb_choice *c, const struct probe_cfg *cfg,
+		   char *buf, size_t len);
 /*
  * Builds the probe for cfg with the run's sub-group backend at width cfg->sg (exits 1
  * naming a failed build).

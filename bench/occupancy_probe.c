@@ -7,11 +7,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+void probe_options(const struct dev_info *d, const struct sgb_choice *c, const struct probe_cfg *cfg,
+		   char *buf, size_t len)
+{
+	int off = snprintf(buf, len, "-DBARRIER=%d -DSLM_WORDS=%llu", cfg->barrier,
+			   (unsigned long long)((cfg->slm + 3) / 4));
+
+	if (off > 0 && (size_t)off + 1 < len) {
+		buf[off] = ' ';   /* no backend (none): no options, no space */
+		if (!sgb_build_options(d, c, 0, buf + off + 1, len - (size_t)off - 1))
+			buf[off] = '\0';
+	}
+}
+
 void probe_build(struct bench_run *r, const struct probe_cfg *cfg, struct probe_kernel *pk)
 {
 	const struct occ_state *s = r->state;
 	char err[1024];
-	int off;
 
 	memset(pk, 0, sizeof(*pk));
 	pk->cfg = *cfg;
@@ -19,14 +31,7 @@ void probe_build(struct bench_run *r, const struct probe_cfg *cfg, struct probe_
 	/* --sg auto (0): the driver's choice, or the layer's own width */
 	if (!sgb_set_width(r->dev, &pk->sgc, cfg->sg != 0, cfg->sg, 0, err, sizeof(err)))
 		cli_usage_error("%s", err);
-	off = snprintf(pk->opts, sizeof(pk->opts), "-DBARRIER=%d -DSLM_WORDS=%llu", cfg->barrier,
-		       (unsigned long long)((cfg->slm + 3) / 4));
-	if (off > 0 && (size_t)off + 1 < sizeof(pk->opts)) {
-		pk->opts[off] = ' ';   /* no backend (none): no options, no space */
-		if (!sgb_build_options(r->dev, &pk->sgc, 0, pk->opts + off + 1,
-				       sizeof(pk->opts) - (size_t)off - 1))
-			pk->opts[off] = '\0';
-	}
+	probe_options(r->dev, &pk->sgc, cfg, pk->opts, sizeof(pk->opts));
 	/* a build takes a second or more on CPU drivers; during plan, so no point's index */
 	bench_progress_step(r, SIZE_MAX, "building occupancy.cl %s", pk->opts);
 	pk->k = bench_build(r, "occupancy.cl", "occ_probe", pk->opts, &pk->prog, &pk->log);

@@ -98,23 +98,30 @@ static void plan_sizes(const struct bench_run *r, const struct sgc_opts *o, uint
 	sgd_check_memory(r->dev, *max_bytes, what);
 }
 
+/* The options of variant v's program (one kernel per program). */
+static void sgc_options(const struct dev_info *d, const struct sgb_choice *c, unsigned wg, int v,
+			char *opts, size_t len)
+{
+	int off = sgb_build_options(d, c, wg, opts, len);
+
+	snprintf(opts + off, len - (size_t)off, " -DSGC_VARIANT=%d", v);
+}
+
 static void plan_build(struct bench_run *r, const struct sgc_opts *o, struct sgc_state *p)
 {
 	struct sgd_state *d = &p->d;
-	const char *why_not;
-	char opts[512];
+	char opts[768], why_not[512];
+	bool block = sgb_block_io(r->dev, &d->c, &p->block_impl, why_not, sizeof(why_not));
 
-	sgb_block_io(d->c.backend, &p->block_impl, &why_not);
 	for (int v = 0; v < SGC_NVAR; v++) {
 		if (!o->sg.variant[v])
 			continue;
-		if (v == SGC_BLOCK && why_not) {
+		if (v == SGC_BLOCK && !block) {
 			d->skip[v] = strdup(why_not);
 			continue;
 		}
 		/* one kernel per program: a driver that cannot link block reads fails that one */
-		int off = sgb_build_options(r->dev, &d->c, o->sg.wg, opts, sizeof(opts));
-		snprintf(opts + off, sizeof(opts) - (size_t)off, " -DSGC_VARIANT=%d", v);
+		sgc_options(r->dev, &d->c, o->sg.wg, v, opts, sizeof(opts));
 		sgd_build(r, d, "sg_copy.cl", opts, 1u << v, sgc_kernels, o->sg.wg);
 		unsigned chosen = d->res[v].max_sg_for_local;
 		if (d->k[v] && v != SGC_GATHER && chosen && o->sg.wg % chosen) {
@@ -123,6 +130,36 @@ static void plan_build(struct bench_run *r, const struct sgc_opts *o, struct sgc
 				 "a multiple of it: sub-groups would be partial", chosen, o->sg.wg);
 			d->skip[v] = strdup(why);
 		}
+	}
+}
+
+/* The three programs plan builds at --sg b->sg (0: auto) with the default options. */
+static void sgc_builds(struct bench_builds *b)
+{
+	struct sgd_opts o;
+	struct sgb_choice c;
+	char err[1024], why_not[512];
+	const char *impl;
+	bool ok;
+
+	sgd_defaults(&o);
+	o.sg = b->sg;
+	o.sg_given = true;
+	ok = sgd_choose(b->dev, NULL, &o, 0, b->grf_large, &c, err, sizeof(err));
+	for (int v = 0; v < SGC_NVAR; v++) {
+		struct bench_build *bb = bench_builds_add(b, "sg_copy.cl");
+		bench_build_kernel(bb, sgc_kernels[v], sgc_names[v], o.wg, "--wg (default 256)");
+		if (!ok && c.backend == SGB_NONE) {
+			bench_build_skip(bb, "%s", err);
+			bb->skip_options = true;
+			continue;
+		}
+		sgc_options(b->dev, &c, o.wg, v, bb->options, sizeof(bb->options));
+		bb->build = sgb_build_json(b->dev, &c);
+		if (!ok)
+			bench_build_skip(bb, "%s", err);
+		else if (v == SGC_BLOCK && !sgb_block_io(b->dev, &c, &impl, why_not, sizeof(why_not)))
+			bench_build_skip(bb, "%s", why_not);
 	}
 }
 
@@ -292,4 +329,5 @@ const struct bench_ops sg_copy_bench = {
 	.title = sgd_title,
 	.relate = sgc_relate,
 	.teardown = sgc_teardown,
+	.builds = sgc_builds,
 };

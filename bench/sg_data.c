@@ -22,25 +22,44 @@ void sgd_check(struct sgd_opts *o, const struct cli_set *given)
 
 /* ---- plan ---- */
 
+bool sgd_choose(const struct dev_info *d, const char *backend, const struct sgd_opts *o,
+		unsigned need, bool grf_large, struct sgb_choice *c, char *err, size_t len)
+{
+	size_t lim = d->max_wg < d->max_item_sizes[0] ? d->max_wg : d->max_item_sizes[0];
+
+	if (!sgb_select(d, backend, need, c, err, len))
+		return false;
+	if (!sgb_set_width(d, c, o->sg_given, o->sg, 16, err, len)) {
+		c->width = o->sg;   /* what was asked, for a build the compiler may judge */
+		c->required = sgb_native(c->backend);
+		return false;
+	}
+	if (!sgb_set_grf(d, c, grf_large, err, len))
+		return false;
+	if (o->wg > lim) {
+		snprintf(err, len, "--wg %u exceeds the work-group limit of '%s': allowed 1..%zu", o->wg,
+			 d->name, lim);
+		return false;
+	}
+	if (c->width && o->wg % c->width) {
+		snprintf(err, len, "--wg %u is not a multiple of the sub-group width %u (%s backend): "
+			 "sub-groups must be full", o->wg, c->width, sgb_name(c->backend));
+		return false;
+	}
+	return true;
+}
+
 void sgd_plan_limits(struct bench_run *r, struct sgd_opts *o, unsigned need, struct sgd_state *s,
 		     const char *const *vnames, const char *size_name)
 {
-	const struct dev_info *d = r->dev;
-	size_t lim = d->max_wg < d->max_item_sizes[0] ? d->max_wg : d->max_item_sizes[0];
 	char err[1024];
 
 	s->vnames = vnames;
 	s->size_name = size_name;
 	s->wg = o->wg;
-	if (!sgb_select(d, r->co->sg_backend, need, &s->c, err, sizeof(err)) ||
-	    !sgb_set_width(d, &s->c, o->sg_given, o->sg, 16, err, sizeof(err)))
+	if (!sgd_choose(r->dev, r->co->sg_backend, o, need, r->co->grf, &s->c, err, sizeof(err)))
 		cli_usage_error("%s", err);
-	if (o->wg > lim)
-		cli_usage_error("--wg %u exceeds the work-group limit of '%s': allowed 1..%zu", o->wg,
-				d->name, lim);
-	if (s->c.width && o->wg % s->c.width)
-		cli_usage_error("--wg %u is not a multiple of the sub-group width %u (%s backend): "
-				"sub-groups must be full", o->wg, s->c.width, sgb_name(s->c.backend));
+	s->build = sgb_build_json(r->dev, &s->c);
 	if (!o->seed_given)
 		o->seed = check_fresh_seed() & INT64_MAX;   /* stored as a JSON integer */
 	json_object_set_new(r->doc, "kernels", json_object());
@@ -77,6 +96,7 @@ void sgd_build(struct bench_run *r, struct sgd_state *s, const char *file, const
 			continue;
 		}
 		prog_kernel_res(&r->pc, s->k[v], local, log, &s->res[v]);
+		s->res[v].grf_large = sgb_grf_large(r->dev, &s->c);
 		json_object_set_new(ks, s->vnames[v], prog_kernel_res_json(file, kname[v], opts,
 									   &s->res[v]));
 	}
@@ -124,12 +144,14 @@ void sgd_teardown(struct sgd_state *s)
 	free(s->hout);
 	free(s->href);
 	free(s->items);
+	json_decref(s->build);
 }
 
 /* ---- one point ---- */
 
 bool sgd_ready(const struct sgd_state *s, struct bench_point *pt, int v)
 {
+	pt->build = json_incref(s->build);
 	if (s->skip[v])
 		bench_skip(pt, "%s", s->skip[v]);
 	else if (s->fail[v])

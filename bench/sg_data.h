@@ -58,6 +58,7 @@ struct sgd_state {
 	struct sgd_item *items;
 	size_t n_items;
 	unsigned loaded;                           /* the set on the device, + 1; 0: none */
+	json_t *build;                             /* the build's record (sgb_build_json) */
 };
 
 /* The defaults (every variant, --wg 256): bench_ops.defaults of both. */
@@ -66,8 +67,16 @@ void sgd_defaults(void *opts);
 void sgd_check(struct sgd_opts *o, const struct cli_set *given);
 
 /*
- * Backend (for `need`), width (--sg, default 16 where it can be built) and --wg
- * against the device; a fresh seed where none was given. Exits 2 naming the limits.
+ * The run's choice on d: backend (`backend` as --sg-backend, NULL the first for `need`),
+ * width (--sg, default 16 where it can be built), --grf, and --wg against them. False with
+ * the message a run exits 2 with; where only the width was refused, c holds the width asked
+ * (required), so that a build the run path refuses can still be given to a compiler.
+ */
+bool sgd_choose(const struct dev_info *d, const char *backend, const struct sgd_opts *o,
+		unsigned need, bool grf_large, struct sgb_choice *c, char *err, size_t len);
+/*
+ * sgd_choose for the run's device (exit 2 with its message), the build's record; a fresh
+ * seed where none was given.
  */
 void sgd_plan_limits(struct bench_run *r, struct sgd_opts *o, unsigned need, struct sgd_state *s,
 		     const char *const *vnames, const char *size_name);

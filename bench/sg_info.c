@@ -125,7 +125,8 @@ static size_t sgi_plan(struct bench_run *r)
 
 	memset(p, 0, sizeof(*p));
 	r->state = p;
-	if (!sgb_select(r->dev, r->co->sg_backend, 0, &p->base, err, sizeof(err)))
+	if (!sgb_select(r->dev, r->co->sg_backend, 0, &p->base, err, sizeof(err)) ||
+	    !sgb_set_grf(r->dev, &p->base, r->co->grf, err, sizeof(err)))
 		cli_usage_error("%s", err);
 	p->base.width_source = "per ND-range, below";
 	n = plan_points(r->dev, r->opts, &p->base, p->cf);
@@ -142,6 +143,56 @@ static void sgi_teardown(struct bench_run *r)
 		clReleaseMemObject(p->m);
 	free(p);
 	range_free(&((struct sgi_opts *)r->opts)->sg);
+}
+
+/* One build of the builds hook: nd_range(global, local) with cf's choice. */
+static void sgi_build(struct bench_builds *b, const struct sgi_params *cf, const char *err)
+{
+	struct bench_build *bb = bench_builds_add(b, "sg_info.cl");
+	const char *variant = cf->global == 15 ? (cf->c.width == 16 ? "partial" : "partial-own-width")
+					       : "nd_range-32";
+
+	bench_build_kernel(bb, "sg_info", variant, (unsigned)cf->local, "the guide's nd_range");
+	sgb_build_options(b->dev, &cf->c, cf->local, bb->options, sizeof(bb->options));
+	bb->build = sgb_build_json(b->dev, &cf->c);
+	if (err || cf->skip)
+		bench_build_skip(bb, "%s", err ? err : cf->skip);
+}
+
+/* What plan builds for --sg b->sg: nd_range(32, 32) at that width; at auto the driver's
+ * choice and the nd_range(15, 15) points. */
+static void sgi_builds(struct bench_builds *b)
+{
+	struct sgb_choice base;
+	struct sgi_params cf[2];
+	char err[1024];
+	size_t n;
+
+	if (!sgb_select(b->dev, NULL, 0, &base, err, sizeof(err)) ||
+	    !sgb_set_grf(b->dev, &base, b->grf_large, err, sizeof(err))) {
+		struct bench_build *bb = bench_builds_add(b, "sg_info.cl");
+		bench_build_kernel(bb, "sg_info", "nd_range-32", 32, "the guide's nd_range");
+		bench_build_skip(bb, "%s", err);
+		bb->skip_options = true;
+		return;
+	}
+	cf[0] = (struct sgi_params){ 32, 32, base, NULL, 0 };
+	if (b->sg) {
+		bool ok = sgb_set_width(b->dev, &cf[0].c, true, b->sg, 0, err, sizeof(err));
+		if (!ok) {   /* the run exits 2; the width asked, for a compiler to judge */
+			cf[0].c.width = b->sg;
+			cf[0].c.required = sgb_native(base.backend);
+		}
+		sgi_build(b, &cf[0], ok ? NULL : err);
+		return;
+	}
+	if (sgb_native(base.backend)) {
+		sgb_set_width(b->dev, &cf[0].c, true, 0, 0, err, sizeof(err));
+		sgi_build(b, &cf[0], NULL);
+	}
+	n = plan_partial(b->dev, &base, cf);
+	for (size_t i = 0; i < n; i++)
+		sgi_build(b, &cf[i], NULL);
 }
 
 /* ---- one point: capture and check ---- */
@@ -309,7 +360,7 @@ static void sgi_point(struct bench_run *r, struct bench_point *pt)
 	struct sgi_params *a = pt->params;
 	struct sgi_summary *sum = &p->sum[pt->index];
 	struct kernel_res *res = &p->res[pt->index];
-	char err[8192], opts[512];
+	char err[8192], opts[768];
 	bool ok;
 
 	*a = p->cf[pt->index];
@@ -319,6 +370,8 @@ static void sgi_point(struct bench_run *r, struct bench_point *pt)
 	}
 	sgb_build_options(r->dev, &a->c, a->local, opts, sizeof(opts));
 	ok = capture(r, p, a, res, opts, err, sizeof(err));
+	res->grf_large = sgb_grf_large(r->dev, &a->c);
+	pt->build = sgb_build_json(r->dev, &a->c);
 	for (size_t g = 0; ok && g < a->global / a->local; g++)
 		ok = check_group(p->rec, g, a->local, &a->c, sum, err, sizeof(err));
 	ok = ok && check_driver(a, res, sum, err, sizeof(err));
@@ -444,4 +497,5 @@ const struct bench_ops sg_info_bench = {
 	.cols = sgi_cols,
 	.title = sgi_title,
 	.teardown = sgi_teardown,
+	.builds = sgi_builds,
 };

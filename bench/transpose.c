@@ -93,30 +93,77 @@ static void tr_check(void *opts, const struct cli_set *given)
 
 /* ---- plan ---- */
 
+/* Why variant v cannot run with c on d (NULL: it can). */
+static const char *tr_skip(const struct dev_info *d, const struct sgb_choice *c, int v)
+{
+	if (TR_USES_SG(v) && !c->width)
+		return "the shuffle transpose is built for a known sub-group width; with the driver's "
+		       "choice (--sg auto, or no size that can be required) it cannot be: give --sg N";
+	if (!TR_USES_SG(v) && d->max_wg < 256)
+		return "needs work-groups of 256 (32 x 8, 16 x 16)";
+	return NULL;
+}
+
+/* The options of one of the two programs: sg 1 the shuffle kernels, 0 local and naive. */
+static void tr_options(const struct dev_info *d, const struct sgb_choice *c, unsigned wg, int sg,
+		       char *opts, size_t len)
+{
+	int off = sgb_build_options(d, c, wg, opts, len);
+
+	snprintf(opts + off, len - (size_t)off, " -DTR_SG=%d", sg);
+}
+
 static void plan_build(struct bench_run *r, const struct tr_opts *o, struct tr_state *p)
 {
 	struct sgd_state *d = &p->d;
 	unsigned sel = 0;
-	char opts[512];
+	char opts[768];
+	const char *why;
 
 	for (int v = 0; v < TR_NVAR; v++)
 		sel |= o->sg.variant[v] ? 1u << v : 0;
-	for (int v = TR_GUIDE16; v <= TR_BCAST; v++)
-		if ((sel >> v & 1u) && !d->c.width)
-			d->skip[v] = strdup("the shuffle transpose is built for a known sub-group width; "
-					    "with the driver's choice (--sg auto, or no size that can be "
-					    "required) it cannot be: give --sg N");
-	if (r->dev->max_wg < 256)
-		for (int v = TR_LOCAL; v <= TR_NAIVE; v++)
-			d->skip[v] = strdup("needs work-groups of 256 (32 x 8, 16 x 16)");
+	for (int v = 0; v < TR_NVAR; v++)
+		if ((sel >> v & 1u) && (why = tr_skip(r->dev, &d->c, v)))
+			d->skip[v] = strdup(why);
 	/* two programs: a failure of the shuffle kernels stays with them */
 	for (int sg = 1; sg >= 0; sg--) {
 		unsigned which = sel & (sg ? TR_SG_VARIANTS : ~TR_SG_VARIANTS);
 		if (!which)
 			continue;
-		int off = sgb_build_options(r->dev, &d->c, o->sg.wg, opts, sizeof(opts));
-		snprintf(opts + off, sizeof(opts) - (size_t)off, " -DTR_SG=%d", sg);
+		tr_options(r->dev, &d->c, o->sg.wg, sg, opts, sizeof(opts));
 		sgd_build(r, d, "transpose.cl", opts, which, tr_kernels, sg ? o->sg.wg : 256);
+	}
+}
+
+/* The two programs plan builds at --sg b->sg (0: auto) with the default options. */
+static void tr_builds(struct bench_builds *b)
+{
+	struct sgd_opts o;
+	struct sgb_choice c;
+	char err[1024];
+	bool ok;
+
+	sgd_defaults(&o);
+	o.sg = b->sg;
+	o.sg_given = true;
+	ok = sgd_choose(b->dev, NULL, &o, SGB_NEED_SHUFFLE, b->grf_large, &c, err, sizeof(err));
+	for (int sg = 1; sg >= 0; sg--) {
+		struct bench_build *bb = bench_builds_add(b, "transpose.cl");
+		const char *why = tr_skip(b->dev, &c, sg ? TR_SHUFFLE : TR_LOCAL);
+		for (int v = sg ? TR_SHUFFLE : TR_LOCAL; v <= (sg ? TR_BCAST : TR_NAIVE); v++)
+			bench_build_kernel(bb, tr_kernels[v], tr_names[v], sg ? o.wg : 256,
+					   sg ? "--wg (default 256)" : "the tile's (32 x 8, 16 x 16)");
+		if (!ok && c.backend == SGB_NONE) {
+			bench_build_skip(bb, "%s", err);   /* no backend: nothing to build */
+			bb->skip_options = true;
+			continue;
+		}
+		tr_options(b->dev, &c, o.wg, sg, bb->options, sizeof(bb->options));
+		bb->build = sgb_build_json(b->dev, &c);
+		if (!ok)
+			bench_build_skip(bb, "%s", err);
+		else if (why)
+			bench_build_skip(bb, "%s", why);
 	}
 }
 
@@ -380,4 +427,5 @@ const struct bench_ops transpose_bench = {
 	.title = sgd_title,
 	.relate = tr_relate,
 	.teardown = tr_teardown,
+	.builds = tr_builds,
 };

@@ -213,53 +213,77 @@ static void plan_backend(const struct bench_run *r, const struct vecadd_opts *v,
 	p->sg_req = p->sgc.required ? p->sgc.width : 0;
 }
 
-/* The sub-group request: explicit --sg must be honourable (exit 2 otherwise). */
-static void plan_sg(const struct bench_run *r, const struct vecadd_opts *v, struct vecadd_state *p)
+/*
+ * The sub-group request on d: explicit --sg must be honourable (false with the message a
+ * run exits 2 with; *sg_req then holds the size asked). The default of variant 2 is 32
+ * where it can be required, else *note says why none is.
+ */
+static bool vecadd_sg(const struct dev_info *d, unsigned variant, bool sg_given, unsigned sg,
+		      unsigned *sg_req, const char **note, char *err, size_t len)
 {
-	const struct dev_info *d = r->dev;
 	char sizes[128];
 
-	if (r->co->sg_backend) {
-		plan_backend(r, v, p);
-		return;
-	}
-	if (v->sg_given ? v->sg == 0 : v->variant != 2)
-		return;
-	if (!v->sg_given) {   /* variant 2's default: 32 where it can be required */
+	*sg_req = 0;
+	*note = NULL;
+	if (sg_given ? sg == 0 : variant != 2)
+		return true;
+	if (!sg_given) {   /* variant 2's default: 32 where it can be required */
 		if (dev_can_require_sg(d, 32))
-			p->sg_req = 32;
+			*sg_req = 32;
 		else
-			p->sg_note = d->has_intel_reqd_sg
-					     ? "sub-group size 32 not required: the device does not list it"
-					     : "sub-group size 32 not required: no cl_intel_required_subgroup_size";
-		return;
+			*note = d->has_intel_reqd_sg
+					? "sub-group size 32 not required: the device does not list it"
+					: "sub-group size 32 not required: no cl_intel_required_subgroup_size";
+		return true;
 	}
+	*sg_req = sg;
 	if (!d->has_intel_reqd_sg)
-		cli_usage_error("--sg %u: '%s' cannot require a sub-group size (no "
-				"cl_intel_required_subgroup_size); use --sg auto", v->sg, d->name);
-	if (!dev_can_require_sg(d, v->sg))
-		cli_usage_error("--sg %u is not supported by '%s': supported sizes are %s", v->sg, d->name,
-				dev_sg_sizes_str(d, sizes, sizeof(sizes)));
-	p->sg_req = v->sg;
+		snprintf(err, len, "--sg %u: '%s' cannot require a sub-group size (no "
+			 "cl_intel_required_subgroup_size); use --sg auto", sg, d->name);
+	else if (!dev_can_require_sg(d, sg))
+		snprintf(err, len, "--sg %u is not supported by '%s': supported sizes are %s", sg,
+			 d->name, dev_sg_sizes_str(d, sizes, sizeof(sizes)));
+	else
+		return true;
+	return false;
 }
 
-static void plan_wg(const struct dev_info *d, struct vecadd_opts *v, struct vecadd_state *p)
+/* The work-group of a variant on d (0: the driver's, variant 1); false with the message. */
+static bool vecadd_wg(const struct dev_info *d, unsigned variant, unsigned wg_opt, unsigned sg_req,
+		      unsigned *wg, char *err, size_t len)
 {
-	if (v->variant == 1)
-		return;
-	if (v->variant == 2)
-		p->wg = d->max_wg < 512 ? (unsigned)d->max_wg : 512;
+	*wg = variant == 1 ? 0 : variant == 2 ? (d->max_wg < 512 ? (unsigned)d->max_wg : 512)
+			   : wg_opt ? wg_opt : 256;
+	if (*wg > d->max_wg)
+		snprintf(err, len, "--wg %u exceeds CL_DEVICE_MAX_WORK_GROUP_SIZE of '%s': allowed "
+			 "1..%zu", *wg, d->name, d->max_wg);
+	else if (*wg > d->max_item_sizes[0])
+		snprintf(err, len, "--wg %u exceeds CL_DEVICE_MAX_WORK_ITEM_SIZES[0] of '%s': allowed "
+			 "1..%zu", *wg, d->name, d->max_item_sizes[0]);
+	else if (sg_req && *wg % sg_req)
+		snprintf(err, len, "--wg %u is not a multiple of --sg %u", *wg, sg_req);
 	else
-		p->wg = v->wg ? v->wg : 256;
-	if (p->wg > d->max_wg)
-		cli_usage_error("--wg %u exceeds CL_DEVICE_MAX_WORK_GROUP_SIZE of '%s': allowed 1..%zu",
-				p->wg, d->name, d->max_wg);
-	if (p->wg > d->max_item_sizes[0])
-		cli_usage_error("--wg %u exceeds CL_DEVICE_MAX_WORK_ITEM_SIZES[0] of '%s': allowed 1..%zu",
-				p->wg, d->name, d->max_item_sizes[0]);
-	if (p->sg_req && p->wg % p->sg_req)
-		cli_usage_error("--wg %u is not a multiple of --sg %u", p->wg, p->sg_req);
-	if (!v->slice && !v->n && v->variant != 5)
+		return true;
+	return false;
+}
+
+/*
+ * The sub-group request (through --sg-backend's layer where given) and work-group against
+ * the device (exit 2 naming the limits).
+ */
+static void plan_launch(const struct bench_run *r, struct vecadd_opts *v, struct vecadd_state *p)
+{
+	const struct dev_info *d = r->dev;
+	char err[512];
+
+	if (r->co->sg_backend)
+		plan_backend(r, v, p);
+	else if (!vecadd_sg(d, v->variant, v->sg_given, v->sg, &p->sg_req, &p->sg_note, err,
+			    sizeof(err)))
+		cli_usage_error("%s", err);
+	if (!vecadd_wg(d, v->variant, v->wg, p->sg_req, &p->wg, err, sizeof(err)))
+		cli_usage_error("%s", err);
+	if (!v->slice && !v->n && v->variant != 5 && v->variant != 1)
 		v->slice = v->variant == 2 ? 65536 : 4ull * p->wg;
 }
 
@@ -287,28 +311,81 @@ static void plan_memory(const struct dev_info *d, const struct vecadd_opts *v, s
 				(unsigned long long)d->global_mem);
 }
 
+/*
+ * The build options of a shape of a variant: through the layer of --sg-backend (forced,
+ * wg its work-group) where given, else with sub-group size sg_req required (0: none).
+ */
+static void vecadd_options(const struct dev_info *d, unsigned variant, const struct vecadd_shape *sh,
+			   unsigned sg_req, const struct sgb_choice *forced, unsigned wg, char *opts,
+			   size_t len)
+{
+	int off = snprintf(opts, len, "-DVARIANT=%u -DBARRIER=%d", variant, variant == 4);
+
+	if (variant == 5)
+		off += snprintf(opts + off, len - (size_t)off, " -DVEC=%u -DLOOP=%u -DPER_ITEM=%u",
+				sh->vec, sh->loop, sh->per_item);
+	if (forced) {
+		opts[off++] = ' ';
+		sgb_build_options(d, forced, wg, opts + off, len - (size_t)off);
+	} else
+		prog_sg_options(d, sg_req, opts + off, len - (size_t)off);
+}
+
 static void build_shape(struct bench_run *r, const struct vecadd_opts *v, struct vecadd_state *p,
 			struct vecadd_shape *sh)
 {
-	char opts[512];
-	int off = snprintf(opts, sizeof(opts), "-DVARIANT=%u -DBARRIER=%d", v->variant,
-			   v->variant == 4);
+	char opts[768];
 
-	if (v->variant == 5)
-		off += snprintf(opts + off, sizeof(opts) - (size_t)off, " -DVEC=%u -DLOOP=%u -DPER_ITEM=%u",
-				sh->vec, sh->loop, sh->per_item);
-	if (p->sgc.forced) {
-		opts[off++] = ' ';
-		sgb_build_options(r->dev, &p->sgc, p->wg, opts + off, sizeof(opts) - (size_t)off);
-	}
-	else
-		prog_sg_options(r->dev, p->sg_req, opts + off, sizeof(opts) - (size_t)off);
+	vecadd_options(r->dev, v->variant, sh, p->sg_req, p->sgc.forced ? &p->sgc : NULL, p->wg,
+		       opts, sizeof(opts));
 	sh->k = bench_build(r, "vecadd.cl", "vecadd", opts, &sh->prog, &sh->build_log);
 	prog_kernel_res(&r->pc, sh->k, p->wg, sh->build_log, &sh->res);
 	sh->kernel_json = prog_kernel_res_json("vecadd.cl", "vecadd", opts, &sh->res);
+	json_object_set_new(sh->kernel_json, "build", p->sgc.forced ? sgb_build_json(r->dev, &p->sgc)
+							     : prog_sg_build_json(r->dev, p->sg_req));
 	/* above CL_KERNEL_WORK_GROUP_SIZE the first launch decides (bench_launch_once) */
 	if (p->wg && !bench_wg_note(p->wg, &sh->res, sh->wg_note, sizeof(sh->wg_note)))
 		sh->wg_note[0] = '\0';
+}
+
+/* One build of the hook: a variant's shape at --sg b->sg. */
+static void vecadd_build(struct bench_builds *b, unsigned variant, const struct vecadd_shape *sh)
+{
+	struct bench_build *bb = bench_builds_add(b, "vecadd.cl");
+	char err[512] = "", scratch[512], name[48];
+	const char *note;
+	unsigned sg_req, wg;
+	bool ok = vecadd_sg(b->dev, variant, true, b->sg, &sg_req, &note, err, sizeof(err));
+
+	ok = vecadd_wg(b->dev, variant, 0, ok ? sg_req : 0, &wg, ok ? err : scratch, sizeof(err)) && ok;
+	if (variant == 5)
+		snprintf(name, sizeof(name), "5-vec%u-per%u-%s", sh->vec, sh->per_item,
+			 sh->loop ? "block" : "stride");
+	else
+		snprintf(name, sizeof(name), "%u", variant);
+	bench_build_kernel(bb, "vecadd", name, wg, variant == 1 ? "chosen by the driver"
+				: variant == 2 ? "512 or the device's maximum" : "--wg (default 256)");
+	vecadd_options(b->dev, variant, sh, sg_req, NULL, wg, bb->options, sizeof(bb->options));
+	bb->build = prog_sg_build_json(b->dev, sg_req);
+	if (!ok)
+		bench_build_skip(bb, "%s", err);
+}
+
+/*
+ * What plan builds: at --sg auto variants 1-4 and the streaming family's default shapes
+ * (--vec 1,2,4 --per-item 1,2,4 --loop stride); at a size variants 2-4 requiring it.
+ */
+static void vecadd_builds(struct bench_builds *b)
+{
+	for (unsigned variant = b->sg ? 2 : 1; variant <= (b->sg ? 4u : 5u); variant++) {
+		if (variant < 5) {
+			vecadd_build(b, variant, &(struct vecadd_shape){ .vec = 1, .per_item = 1 });
+			continue;
+		}
+		for (unsigned w = 1; w <= 4; w *= 2)
+			for (unsigned per = 1; per <= 4; per *= 2)
+				vecadd_build(b, 5, &(struct vecadd_shape){ .vec = w, .per_item = per });
+	}
 }
 
 /* Variants 1-4: one kernel; the streaming family: every vector width x loop x per-item. */
@@ -364,8 +441,7 @@ static size_t vecadd_plan(struct bench_run *r)
 
 	memset(p, 0, sizeof(*p));
 	r->state = p;
-	plan_sg(r, v, p);
-	plan_wg(r->dev, v, p);
+	plan_launch(r, v, p);
 	plan_memory(r->dev, v, p);
 	plan_build(r, v, p);
 	if (!v->seed_given)
@@ -696,4 +772,5 @@ const struct bench_ops vecadd_bench = {
 	.title = vecadd_title,
 	.report = vecadd_report,
 	.teardown = vecadd_teardown,
+	.builds = vecadd_builds,
 };

@@ -84,6 +84,10 @@ json_t *harness_point_json(const struct bench_run *r, const struct bench_point *
 		json_object_set_new(p, "metrics", m);
 	if (pt->model_json)
 		json_object_set(p, "model", pt->model_json);
+	if (pt->build)
+		json_object_set(p, "build", pt->build);
+	if (pt->model_groups)   /* bench_point_model gave the kernel's resources */
+		json_object_set_new(p, "compiled", prog_kernel_res_point_json(&pt->res));
 	if (pt->extra)
 		json_object_update(p, pt->extra);
 	return p;

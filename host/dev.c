@@ -95,6 +95,9 @@ static void query_subgroups(struct dev_info *di)
 static void query_c_version(struct dev_info *di)
 {
 	parse_version(di->c_version, "OpenCL C ", &di->c_major, &di->c_minor);
+	if (di->c_major)   /* before OpenCL 3.0 every version up to the highest is offered */
+		for (unsigned v = 10; v <= di->c_major * 10 + di->c_minor && v < 32; v++)
+			di->c_versions |= 1u << v;
 	if (di->api_major >= 3) {
 		cl_name_version v[16];
 		size_t len = 0;
@@ -103,6 +106,8 @@ static void query_c_version(struct dev_info *di)
 			for (size_t i = 0; i < len / sizeof(v[0]); i++) {
 				unsigned ma = CL_VERSION_MAJOR(v[i].version);
 				unsigned mi = CL_VERSION_MINOR(v[i].version);
+				if (ma * 10 + mi < 32)
+					di->c_versions |= 1u << (ma * 10 + mi);
 				if (ma > di->c_major || (ma == di->c_major && mi > di->c_minor)) {
 					di->c_major = ma;
 					di->c_minor = mi;
@@ -245,6 +250,15 @@ bool dev_has_ext(const struct dev_info *d, const char *ext)
 		if ((p == d->extensions || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
 			return true;
 	return false;
+}
+
+bool dev_offers_c(const struct dev_info *d, unsigned v)
+{
+	if (v >= 32)
+		return false;
+	if (d->c_versions)
+		return (d->c_versions >> v & 1u) != 0;
+	return v <= d->c_major * 10 + d->c_minor;
 }
 
 bool dev_can_require_sg(const struct dev_info *d, unsigned sz)

@@ -26,6 +26,7 @@ struct dev_info {
 	enum dev_vendor vendor_kind;
 	unsigned api_major, api_minor;   /* from CL_DEVICE_VERSION */
 	unsigned c_major, c_minor;       /* highest OpenCL C version offered */
+	uint32_t c_versions;             /* every OpenCL C version offered: bit 10 major + minor */
 	uint32_t compute_units;
 	uint32_t clock_mhz;
 	size_t max_wg;
@@ -106,6 +107,11 @@ const struct dev_info *dev_select(const struct dev_list *l, const char *spec, ch
 				  size_t errlen);
 
 bool dev_has_ext(const struct dev_info *d, const char *ext);
+/*
+ * True when the device offers OpenCL C version v (12: 1.2, 20, 30): listed in
+ * CL_DEVICE_OPENCL_C_ALL_VERSIONS (OpenCL 3.0), else at most CL_DEVICE_OPENCL_C_VERSION.
+ */
+bool dev_offers_c(const struct dev_info *d, unsigned v);
 /* True when the device lists sz among CL_DEVICE_SUB_GROUP_SIZES_INTEL and can require it. */
 bool dev_can_require_sg(const struct dev_info *d, unsigned sz);
 /* True when kernels can call get_sub_group_size() and friends. */

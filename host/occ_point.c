@@ -18,6 +18,7 @@ void occ_kernel_from_res(struct occ_kernel *k, const struct kernel_res *r, unsig
 	k->slm_bytes = (unsigned long)r->local_mem;
 	k->barrier = barrier;
 	k->regs_per_thread = r->nv_registers;
+	k->grf_large = r->grf_large;
 }
 
 json_t *occ_live_point(const struct occ_live *m, const struct occ_kernel *k,

@@ -328,19 +328,39 @@ json_t *prog_kernel_res_json(const char *file, const char *kname, const char *op
 	json_object_set_new(o, "max_sg_size_for_local", r->max_sg_for_local ? json_integer(r->max_sg_for_local) : json_null());
 	json_object_set_new(o, "sg_count_for_local", r->sg_count_for_local ? json_integer(r->sg_count_for_local) : json_null());
 	json_object_set_new(o, "nv_registers", r->nv_registers ? json_integer(r->nv_registers) : json_null());
+	json_object_set_new(o, "grf_large", json_boolean(r->grf_large));
 	return o;
+}
+
+json_t *prog_kernel_res_point_json(const struct kernel_res *r)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "spill_mem_bytes", json_integer((json_int_t)r->spill_mem));
+	json_object_set_new(o, "private_mem_bytes", json_integer((json_int_t)r->private_mem));
+	json_object_set_new(o, "local_mem_bytes", json_integer((json_int_t)r->local_mem));
+	json_object_set_new(o, "compiled_sg_size", r->compiled_sg ? json_integer(r->compiled_sg) : json_null());
+	json_object_set_new(o, "grf_large", json_boolean(r->grf_large));
+	json_object_set_new(o, "nv_registers", r->nv_registers ? json_integer(r->nv_registers) : json_null());
+	return o;
+}
+
+void prog_sg_choice(const struct dev_info *d, unsigned reqd_sg, struct sgb_choice *c)
+{
+	char err[256];
+
+	/* the driver's own sub-groups or none: what these kernels always read */
+	sgb_select(d, NULL, SGB_NATIVE_OR_NONE, c, err, sizeof(err));
+	c->width = reqd_sg;
+	c->required = reqd_sg != 0;
 }
 
 int prog_sg_options(const struct dev_info *d, unsigned reqd_sg, char *buf, size_t len)
 {
 	struct sgb_choice c;
-	char err[256];
 	int off;
 
-	/* the driver's own sub-groups or none: what these kernels always read */
-	sgb_select(d, NULL, SGB_NATIVE_OR_NONE, &c, err, sizeof(err));
-	c.width = reqd_sg;
-	c.required = reqd_sg != 0;
+	prog_sg_choice(d, reqd_sg, &c);
 	if (len < 2) {
 		if (len)
 			buf[0] = '\0';
@@ -349,6 +369,14 @@ int prog_sg_options(const struct dev_info *d, unsigned reqd_sg, char *buf, size_
 	off = sgb_build_options(d, &c, 0, buf + 1, len - 1);
 	buf[0] = off ? ' ' : '\0';
 	return off ? off + 1 : 0;
+}
+
+json_t *prog_sg_build_json(const struct dev_info *d, unsigned reqd_sg)
+{
+	struct sgb_choice c;
+
+	prog_sg_choice(d, reqd_sg, &c);
+	return sgb_build_json(d, &c);
 }
 
 const char *prog_wg_limits(const struct kernel_res *r, char *buf, size_t len)

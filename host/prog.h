@@ -24,6 +24,7 @@ struct kernel_res {
 	unsigned max_sg_for_local;  /* CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE at the given local size */
 	unsigned sg_count_for_local;/* CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE */
 	unsigned nv_registers;      /* from the -cl-nv-verbose build log */
+	bool grf_large;             /* built with an Intel GPU's large register file, which it has */
 };
 
 /* Creates the context and an in-order profiling queue. Fatal errors go to err. */
@@ -61,6 +62,11 @@ void prog_kernel_res(const struct prog_ctx *c, cl_kernel k, size_t local, const 
  * that choose no backend. Returns the length written.
  */
 int prog_sg_options(const struct dev_info *d, unsigned reqd_sg, char *buf, size_t len);
+/* The choice prog_sg_options builds with (host/sgb.h), for callers that add to it. */
+struct sgb_choice;
+void prog_sg_choice(const struct dev_info *d, unsigned reqd_sg, struct sgb_choice *c);
+/* The build's record of prog_sg_options' choice (sgb_build_json). */
+json_t *prog_sg_build_json(const struct dev_info *d, unsigned reqd_sg);
 
 /* The work-group limits a kernel states, for messages about a refused launch. */
 const char *prog_wg_limits(const struct kernel_res *r, char *buf, size_t len);
@@ -68,6 +74,13 @@ const char *prog_wg_limits(const struct kernel_res *r, char *buf, size_t len);
 /* The kernel's resources as the `kernel` object of a results document. */
 json_t *prog_kernel_res_json(const char *file, const char *kname, const char *options,
 			     const struct kernel_res *r);
+
+/*
+ * What the compiler made of the point's kernel, for the point's JSON: spill_mem_bytes,
+ * private_mem_bytes, local_mem_bytes, compiled_sg_size, grf ("large"/"small"; null where
+ * nothing says), nv_registers.
+ */
+json_t *prog_kernel_res_point_json(const struct kernel_res *r);
 
 /* One kernel argument: its size and value (value NULL: local memory of `size` bytes). */
 struct prog_arg {

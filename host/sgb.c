@@ -1,5 +1,6 @@
 /* The sub-group backends (kernels/bench_common.h): one table, selection, widths, build options. */
 #include "sgb.h"
+#include "igpu.h"
 
 #include <stdarg.h>
 #include <string.h>
@@ -163,20 +164,65 @@ static bool set_width_emulated(const struct dev_info *d, struct sgb_choice *c, b
 	return true;
 }
 
-/* ---- language: the OpenCL C version (20, 30; 0: the compiler's 1.2) and macros ---- */
+/* ---- language: what the kernels need of OpenCL C, and the macros ---- */
 
-static unsigned lang_intel(const struct dev_info *d, const char **defs)
+/*
+ * The lowest OpenCL C version (12: 1.2, 20, 30) that offers what a backend's kernels use, and
+ * why. sgb_opencl_c then takes the lowest version the device offers at or above it. Never
+ * higher than needed: Intel's compiler of Debian 12 (IGC 1.0.12504, compute-runtime 22.43)
+ * refuses every -cl-std=CL3.0 build for Xe-HPC (its headers declare image types that
+ * OpenCL C 3.0 without __opencl_c_images forbids), while 1.2 and 2.0 builds of the same
+ * kernels compile (shared/reference/intel-offline-compile.md).
+ */
+static unsigned lang_intel(const struct dev_info *d, const char **defs, const char **why)
 {
+	(void)d;
 	*defs = "";
-	return d->c_major >= 3 ? 30 : d->c_major == 2 ? 20 : 0;
+	*why = "cl_intel_subgroups (shuffles, block reads/writes, required sizes) is an "
+	       "extension of OpenCL C 1.2";
+	return 12;
 }
 
-static unsigned lang_khr(const struct dev_info *d, const char **defs)
+static unsigned lang_khr(const struct dev_info *d, const char **defs, const char **why)
 {
-	/* cl_khr_subgroups needs OpenCL C 2.0 and its pragma (bench_common.h, HAVE_KHR_SG). */
-	*defs = d->has_c30_subgroups ? "" : " -DHAVE_KHR_SG=1";
-	return d->has_c30_subgroups ? 30 : 20;
+	/* cl_khr_subgroups needs OpenCL C 2.0 and its pragma (bench_common.h, HAVE_KHR_SG) */
+	if (d->has_khr_subgroups && (dev_offers_c(d, 20) || !d->has_c30_subgroups)) {
+		*defs = " -DHAVE_KHR_SG=1";
+		*why = "cl_khr_subgroups is an extension of OpenCL C 2.0";
+		return 20;
+	}
+	*defs = "";
+	*why = "__opencl_c_subgroups is a feature of OpenCL C 3.0 (the device has no "
+	       "cl_khr_subgroups)";
+	return 30;
 }
+
+/* ---- rules keyed on the device ---- */
+
+/* What a rule refuses. */
+enum sgb_rule_what { SGB_RULE_END = 0, SGB_RULE_BLOCK_IO };
+
+/*
+ * A build some Intel GPUs cannot have, refused before building: the same rule on a real
+ * device (igpu_arch from CL_DEVICE_IP_VERSION_INTEL) and on an offline target (bench compile).
+ */
+struct sgb_rule {
+	enum sgb_rule_what what;
+	unsigned width;          /* at this required sub-group width */
+	unsigned archs;          /* 1 << enum igpu_arch of the devices concerned */
+	const char *why;         /* the evidence */
+};
+
+#define ARCH(a) (1u << (a))
+static const struct sgb_rule intel_rules[] = {
+	{ SGB_RULE_BLOCK_IO, 32, ARCH(IGPU_XE_LP) | ARCH(IGPU_XE_HPG),
+	  "sub-group block reads/writes do not compile at SIMD32 on Xe-LP and Xe-HPG (IGC: "
+	  "\"Block reads not supported in SIMD32\"; ocloc 22.43 for tgllp and acm-g10)" },
+	{ SGB_RULE_END, 0, 0, NULL } };
+
+/* The first rule of the backend's that refuses `what` for c on d, or NULL. */
+static const struct sgb_rule *rule_for(const struct dev_info *d, const struct sgb_choice *c,
+				       enum sgb_rule_what what);
 
 /* ---- the table ---- */
 
@@ -189,9 +235,11 @@ struct sgb_desc {
 	size_t (*widths)(const struct dev_info *d, unsigned *w);
 	bool (*set_width)(const struct dev_info *d, struct sgb_choice *c, bool given, unsigned want,
 			  unsigned dflt, char *err, size_t len);
-	unsigned (*lang)(const struct dev_info *d, const char **defs);  /* NULL: OpenCL C 1.2 */
+	/* the OpenCL C version the kernels need, macros, why; NULL: 1.2 */
+	unsigned (*lang)(const struct dev_info *d, const char **defs, const char **why);
 	const char *block_io;     /* how block reads/writes are done; NULL: none, for no_block_io */
 	const char *no_block_io;
+	const struct sgb_rule *rules;  /* what some devices cannot build; ends with what 0 */
 };
 
 /* Adding a backend: a row here, its enum value in sgb.h, its spelling in kernels/bench_common.h. */
@@ -201,7 +249,7 @@ static const struct sgb_desc sgb_table[] = {
 	[SGB_INTEL] = { .name = "intel", .macro = "SG_INTEL", .native = true,
 			.available = avail_intel, .widths = widths_native,
 			.set_width = set_width_native, .lang = lang_intel,
-			.block_io = "intel_sub_group_block_read8/write8" },
+			.block_io = "intel_sub_group_block_read8/write8", .rules = intel_rules },
 	[SGB_KHR] = { .name = "khr", .macro = "SG_KHR", .native = true, .available = avail_khr,
 		      .shuffles = shuffle_khr, .widths = widths_native,
 		      .set_width = set_width_native, .lang = lang_khr,
@@ -221,6 +269,18 @@ static const struct sgb_desc sgb_table[] = {
 static const struct sgb_desc *desc(enum sgb_backend b)
 {
 	return &sgb_table[b >= SGB_NONE && b <= SGB_LAST ? b : SGB_NONE];
+}
+
+static const struct sgb_rule *rule_for(const struct dev_info *d, const struct sgb_choice *c,
+				       enum sgb_rule_what what)
+{
+	const struct sgb_rule *r = desc(c->backend)->rules;
+	unsigned arch = ARCH(igpu_arch(d));
+
+	for (; r && r->what; r++)
+		if (r->what == what && (r->archs & arch) && c->required && c->width == r->width)
+			return r;
+	return NULL;
 }
 
 /* ---- names, selection ---- */
@@ -361,14 +421,99 @@ static void append(char *buf, size_t len, int *off, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* The version needed (12, 20, 30) and why: the backend's, or the caller's where higher. */
+static unsigned lang_need(const struct dev_info *d, const struct sgb_choice *c, const char **defs,
+			  const char **why)
+{
+	const struct sgb_desc *t = desc(c->backend);
+	unsigned need = 12;
+
+	*defs = "";
+	*why = "no sub-group extension is used";
+	if (t->lang)
+		need = t->lang(d, defs, why);
+	if (c->c_version > need) {
+		need = c->c_version;
+		*why = c->c_version_for ? c->c_version_for : "the kernel needs it";
+	}
+	return need;
+}
+
+/*
+ * Whether d compiles OpenCL C version v. Xe GPUs: compute-runtime 22.43 lists OpenCL C 1.0-1.2
+ * and 3.0 only (CL_DEVICE_OPENCL_C_ALL_VERSIONS; 2.0 from later releases), yet its compiler
+ * builds -cl-std=CL2.0 (ocloc 22.43 for tgllp, acm-g10 and pvc), where 3.0 fails on Xe-HPC:
+ * 2.0 is taken as offered there.
+ */
+static bool compiles_c(const struct dev_info *d, unsigned v, bool *by_rule)
+{
+	enum igpu_arch a = igpu_arch(d);
+
+	*by_rule = false;
+	if (dev_offers_c(d, v))
+		return true;
+	*by_rule = v == 20 && (a == IGPU_XE_LP || a == IGPU_XE_HPG || a == IGPU_XE_HPC);
+	return *by_rule;
+}
+
+unsigned sgb_opencl_c(const struct dev_info *d, const struct sgb_choice *c, char *why, size_t len)
+{
+	static const unsigned versions[] = { 12, 20, 30 };
+	const char *defs, *need_why;
+	unsigned need = lang_need(d, c, &defs, &need_why);
+	bool by_rule;
+
+	for (size_t i = 0; i < sizeof(versions) / sizeof(versions[0]); i++) {
+		unsigned v = versions[i];
+		if (v < need || !compiles_c(d, v, &by_rule))
+			continue;
+		if (v == need)
+			snprintf(why, len, "OpenCL C %u.%u, the lowest version that offers what the "
+				 "kernel needs: %s%s", v / 10, v % 10, need_why, by_rule
+				 ? " (not listed by the driver of this Xe GPU, which compiles it; its "
+				   "OpenCL C 3.0 builds fail on Xe-HPC with compute-runtime 22.43)" : "");
+		else
+			snprintf(why, len, "OpenCL C %u.%u, the lowest that '%s' offers at or above %u.%u: "
+				 "%s", v / 10, v % 10, d->name, need / 10, need % 10, need_why);
+		return v;
+	}
+	snprintf(why, len, "'%s' offers no OpenCL C %u.%u or later (%s): %s", d->name, need / 10,
+		 need % 10, d->c_version, need_why);
+	return 0;
+}
+
+bool sgb_grf_large(const struct dev_info *d, const struct sgb_choice *c)
+{
+	enum igpu_arch a = igpu_arch(d);
+
+	return c->grf_large && (a == IGPU_XE_HPG || a == IGPU_XE_HPC);
+}
+
+bool sgb_set_grf(const struct dev_info *d, struct sgb_choice *c, bool large, char *err, size_t len)
+{
+	c->grf_large = false;
+	if (!large)
+		return true;
+	if (igpu_arch(d) == IGPU_NONE) {
+		snprintf(err, len, "--grf large: '%s' is not an Intel GPU (the large register file, "
+			 "%s, is an Intel GPU's)", d->name, SGB_GRF_LARGE_OPTION);
+		return false;
+	}
+	c->grf_large = true;
+	return true;
+}
+
 int sgb_build_options(const struct dev_info *d, const struct sgb_choice *c, size_t wg_max,
 		      char *buf, size_t len)
 {
 	const struct sgb_desc *t = desc(c->backend);
-	const char *defs = "";
-	unsigned std = t->lang ? t->lang(d, &defs) : 0;
+	const char *defs, *why;
+	char note[512];
+	unsigned need = lang_need(d, c, &defs, &why), std = sgb_opencl_c(d, c, note, sizeof(note));
 	int off = 0;
 
+	if (!std)   /* none offered: the version needed, for the compiler to say */
+		std = need;
 	if (len)
 		buf[0] = '\0';
 	if (t->macro)
@@ -377,22 +522,50 @@ int sgb_build_options(const struct dev_info *d, const struct sgb_choice *c, size
 		append(buf, len, &off, " -DSG_WG_MAX=%zu", wg_max);
 	if (c->required)
 		append(buf, len, &off, "%s-DREQD_SG=%u", off ? " " : "", c->width);
-	if (t->block_io)
+	if (t->block_io)   /* a rule refusing it skips the point before building (sgb_block_io) */
 		append(buf, len, &off, " -DSG_HAS_BLOCK_IO=1");
-	std = c->c_version > std ? c->c_version : std;
 	append(buf, len, &off, "%s", defs);
-	if (std)
+	if (std > 12)
 		append(buf, len, &off, "%s-cl-std=CL%u.%u", off ? " " : "", std / 10, std % 10);
+	if (c->grf_large && igpu_arch(d) != IGPU_NONE)
+		append(buf, len, &off, "%s%s", off ? " " : "", SGB_GRF_LARGE_OPTION);
 	return off;
 }
 
-bool sgb_block_io(enum sgb_backend b, const char **impl, const char **why_not)
+bool sgb_block_io(const struct dev_info *d, const struct sgb_choice *c, const char **impl,
+		  char *why_not, size_t len)
 {
-	const struct sgb_desc *t = desc(b);
+	const struct sgb_desc *t = desc(c->backend);
+	const struct sgb_rule *r = rule_for(d, c, SGB_RULE_BLOCK_IO);
 
 	*impl = t->block_io;
-	*why_not = t->block_io ? NULL : t->no_block_io;
-	return t->block_io != NULL;
+	if (t->block_io && !r)
+		return true;
+	*impl = NULL;
+	if (r)
+		snprintf(why_not, len, "%s: '%s' is %s", r->why, d->name, igpu_arch_name(igpu_arch(d)));
+	else
+		snprintf(why_not, len, "%s", t->no_block_io);
+	return false;
+}
+
+json_t *sgb_build_json(const struct dev_info *d, const struct sgb_choice *c)
+{
+	json_t *o = json_object();
+	char why[768];
+	unsigned v = sgb_opencl_c(d, c, why, sizeof(why));
+	char ver[16];
+
+	snprintf(ver, sizeof(ver), "%u.%u", v / 10 % 10, v % 10);
+	json_object_set_new(o, "opencl_c", v ? json_string(ver) : json_null());
+	json_object_set_new(o, "opencl_c_why", json_string(why));
+	if (igpu_arch(d) != IGPU_NONE) {
+		json_object_set_new(o, "intel_gpu", json_string(igpu_arch_name(igpu_arch(d))));
+		json_object_set_new(o, "grf", json_string(c->grf_large ? "large" : "small"));
+		if (c->grf_large && !sgb_grf_large(d, c))
+			json_object_set_new(o, "grf_note", json_string(SGB_GRF_XE_LP_NOTE));
+	}
+	return o;
 }
 
 /* ---- reports ---- */

@@ -48,7 +48,15 @@ struct sgb_choice {
 	const char *width_source; /* where the width comes from, for the results */
 	/* the OpenCL C version the caller's kernel needs besides the backend (20, 30; 0: none) */
 	unsigned c_version;
+	const char *c_version_for; /* what needs it ("C11 atomics ..."), for the record */
+	bool grf_large;           /* --grf large: an Intel GPU's large register file (sgb_set_grf) */
 };
+
+/* The build option of Intel's large register file (256 registers a thread, half the threads). */
+#define SGB_GRF_LARGE_OPTION "-ze-opt-large-register-file"
+/* Why large GRF changes nothing on Xe-LP. */
+#define SGB_GRF_XE_LP_NOTE                                                                         \
+	"Xe-LP has no large register file: the compiler keeps 128 registers (ocloc 22.43 for tgllp)"
 
 /* "intel", "khr", "nv", "emulated" ("none" for SGB_NONE). */
 const char *sgb_name(enum sgb_backend b);
@@ -101,19 +109,37 @@ bool sgb_set_width(const struct dev_info *d, struct sgb_choice *c, bool given, u
  * The build options of a kernel including bench_common.h, into buf (no leading
  * space): the backend's macro (-DSG_INTEL=1 ...), -DSG_WIDTH, -DSG_WG_MAX=wg_max
  * (wg_max 0: left out), -DREQD_SG where required, -DSG_HAS_BLOCK_IO=1 where the
- * backend has block I/O, the extension macros it needs and -cl-std of the higher
- * of the OpenCL C versions it and c->c_version need (none where neither needs
- * one). Returns the length written (snprintf's count).
+ * backend has block I/O (a rule refusing it on d skips the kernel: sgb_block_io), the extension macros it
+ * needs, -cl-std of the OpenCL C version sgb_opencl_c chooses (none for 1.2), and
+ * SGB_GRF_LARGE_OPTION with c->grf_large on an Intel GPU. Returns the length
+ * written (snprintf's count).
  */
 int sgb_build_options(const struct dev_info *d, const struct sgb_choice *c, size_t wg_max,
 		      char *buf, size_t len);
 
 /*
- * Whether the backend offers sub-group block reads/writes: *impl says how
- * (intel built-ins, or nv coalesced loads of the same addresses); otherwise
- * *why_not says why the point is skipped.
+ * The OpenCL C version c's kernels are built as (12: 1.2, 20, 30): the lowest version d
+ * offers (dev_offers_c) at or above what the backend's kernels need (intel 1.2, khr 2.0
+ * or 3.0) and c->c_version; why names both. 0 where d offers none high enough.
  */
-bool sgb_block_io(enum sgb_backend b, const char **impl, const char **why_not);
+unsigned sgb_opencl_c(const struct dev_info *d, const struct sgb_choice *c, char *why, size_t len);
+
+/*
+ * Whether c can have sub-group block reads/writes on d: *impl says how (intel built-ins,
+ * or nv coalesced loads of the same addresses); otherwise why_not says why the point is
+ * skipped: the backend has none, or a rule of the backend table refuses d at c's width
+ * (intel: SIMD32 on Xe-LP and Xe-HPG), the same on a real device as offline.
+ */
+bool sgb_block_io(const struct dev_info *d, const struct sgb_choice *c, const char **impl,
+		  char *why_not, size_t len);
+
+/* Sets c->grf_large (--grf); false with a message where d is not an Intel GPU. */
+bool sgb_set_grf(const struct dev_info *d, struct sgb_choice *c, bool large, char *err, size_t len);
+/* True when c's kernels get the large register file on d (asked, and Xe-HPG or Xe-HPC). */
+bool sgb_grf_large(const struct dev_info *d, const struct sgb_choice *c);
+
+/* The build's record for a point: opencl_c and why; on an Intel GPU its architecture, grf. */
+json_t *sgb_build_json(const struct dev_info *d, const struct sgb_choice *c);
 
 /* The run's backend report: chosen, forced, width, and every backend's availability. */
 json_t *sgb_report_json(const struct dev_info *d, const struct sgb_choice *c);

@@ -19,7 +19,10 @@
 # libraries it needs that the system lacks are downloaded (apt-get download) and unpacked
 # into .deps/intel-gpu, and registered, beside every driver of .deps/icd, in
 # .deps/icd-intel-gpu (and -asan). Where the system already registers Intel's GPU driver,
-# that registry is .deps/icd as it is.
+# that registry is .deps/icd as it is. The package carries ocloc, Intel's offline compiler
+# (.deps/intel-gpu/usr/bin/ocloc, or /usr/bin/ocloc where the system has the package), which
+# bench compile and the intel-offline suite run with the unpacked libraries on the child's
+# LD_LIBRARY_PATH only: nothing is installed or registered system-wide.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

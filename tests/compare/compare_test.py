@@ -257,6 +257,43 @@ def case_changed():
           f"changed: sub-group sizes recorded {ch[2]}")
 
 
+def compiled_point(kernel, simd=32, grf=128, spill=0, status="ok", reason=None):
+    """A bench compile point: what ocloc made of one kernel for one target (no timings)."""
+    p = {"params": {"target": "pvc", "benchmark": "transpose", "variant": kernel, "kernel": kernel,
+                    "sg_size_requested": 32, "grf": "small"},
+         "status": status, "reason": reason, "validated": status == "ok"}
+    if status == "ok":
+        p["compiled"] = {"simd": simd, "grf_count": grf, "spill_mem_bytes": spill,
+                         "private_mem_bytes": 0, "local_mem_bytes": 0, "barrier_count": 0,
+                         "instructions": 1000}
+    return p
+
+
+def case_compiled():
+    """bench compile documents: a new spill and another SIMD regress, more registers change."""
+    names = ["same", "spills", "simd", "grf", "less-spill", "breaks"]
+    base = doc([compiled_point(n, spill=1024 if n == "less-spill" else 0) for n in names],
+               benchmark="compile")
+    new = doc([compiled_point("same"), compiled_point("spills", spill=16384),
+               compiled_point("simd", simd=16), compiled_point("grf", grf=256),
+               compiled_point("less-spill", spill=0),
+               compiled_point("breaks", status="failed", reason="Block reads not supported")],
+              benchmark="compile")
+    r = compare(base, new)
+    j = json.loads(r.files["--json"])
+    v = {p["params"]["kernel"]: p["verdict"] for p in j["points"]}
+    check(v == {"same": "unchanged", "spills": "regressed", "simd": "regressed", "grf": "changed",
+                "less-spill": "changed", "breaks": "failed"} and r.code == 1,
+          f"compiled: verdicts {v}", r)
+    ch = {p["params"]["kernel"]: p["changed"] for p in j["points"]}
+    check(ch["spills"] == [{"field": "compiled.spill_mem_bytes", "base": 0, "new": 16384,
+                            "worse": True}], f"compiled: the spill recorded {ch['spills']}")
+    check(ch["grf"] == [{"field": "compiled.grf_count", "base": 128, "new": 256}],
+          f"compiled: registers recorded {ch['grf']}")
+    check("compiled.simd" in j["settings"]["compared_outcomes"],
+          f"compiled: settings list the compared outcomes {j['settings']}")
+
+
 def case_new_missing():
     r = compare(doc(sweep(3)), doc([point(2), point(3), point(4)]))
     v, j = verdicts(r)

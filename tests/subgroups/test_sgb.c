@@ -4,6 +4,7 @@
  * the table (prog_sg_options included), and that kernels/bench_common.h spells
  * every backend macro the table defines. Expected values are written out here.
  */
+#include "igpu.h"
 #include "prog.h"
 #include "sgb.h"
 
@@ -82,8 +83,12 @@ static void test_options(void)
 	sgb_select(&i, NULL, 0, &c, err, sizeof(err));
 	CHECK(sgb_set_width(&i, &c, false, 0, 16, err, sizeof(err)));
 	sgb_build_options(&i, &c, 256, buf, sizeof(buf));
-	CHECK_STR_CONTAINS(buf, "-DSG_INTEL=1 -DSG_WIDTH=16 -DSG_WG_MAX=256 -DREQD_SG=16 "
-				"-DSG_HAS_BLOCK_IO=1 -cl-std=CL3.0");
+	/* cl_intel_subgroups is an OpenCL C 1.2 extension: no -cl-std (the compiler's 1.2) */
+	CHECK(strcmp(buf, "-DSG_INTEL=1 -DSG_WIDTH=16 -DSG_WG_MAX=256 -DREQD_SG=16 "
+			  "-DSG_HAS_BLOCK_IO=1") == 0);
+	CHECK_EQ_U(sgb_opencl_c(&i, &c, err, sizeof(err)), 12);
+	CHECK_STR_CONTAINS(err, "OpenCL C 1.2, the lowest version that offers what the kernel needs: "
+				"cl_intel_subgroups");
 	sgb_select(&k, NULL, 0, &c, err, sizeof(err));
 	CHECK(sgb_set_width(&k, &c, false, 0, 16, err, sizeof(err)));
 	sgb_build_options(&k, &c, 64, buf, sizeof(buf));
@@ -110,12 +115,76 @@ static void test_options(void)
 	CHECK(strcmp(buf, "-cl-std=CL2.0") == 0);
 	/* the thin form for kernels that only read the driver's width */
 	prog_sg_options(&i, 32, buf, sizeof(buf));
-	CHECK(strcmp(buf, " -DSG_INTEL=1 -DSG_WIDTH=32 -DREQD_SG=32 -DSG_HAS_BLOCK_IO=1 "
-			  "-cl-std=CL3.0") == 0);
+	CHECK(strcmp(buf, " -DSG_INTEL=1 -DSG_WIDTH=32 -DREQD_SG=32 -DSG_HAS_BLOCK_IO=1") == 0);
 	prog_sg_options(&n, 0, buf, sizeof(buf));
 	CHECK(strcmp(buf, "") == 0);
 	prog_sg_options(&k, 0, buf, sizeof(buf));
 	CHECK(strcmp(buf, " -DSG_KHR=1 -DSG_WIDTH=0 -DHAVE_KHR_SG=1 -cl-std=CL2.0") == 0);
+}
+
+/* An OpenCL 3.0 device listing OpenCL C 1.0-1.2 and 3.0 (as NVIDIA's and PoCL do). */
+static struct dev_info listed_12_30(void)
+{
+	struct dev_info d = nvidia();
+
+	d.c_versions = 1u << 10 | 1u << 11 | 1u << 12 | 1u << 30;
+	return d;
+}
+
+/* The rules keyed on the device, on the offline targets' dev_info (what the driver reports). */
+static void test_intel_gpus(void)
+{
+	struct dev_info t[3], l = listed_12_30(), i = intel_cpu();
+	struct sgb_choice c;
+	const char *impl;
+	char err[1024], buf[768];
+
+	for (int k = 0; k < 3; k++)
+		igpu_target_dev(igpu_target_at((size_t)k), "22.43", &t[k]);
+	CHECK_EQ_U(igpu_arch(&t[0]), IGPU_XE_LP);
+	CHECK_EQ_U(igpu_arch(&t[1]), IGPU_XE_HPG);
+	CHECK_EQ_U(igpu_arch(&t[2]), IGPU_XE_HPC);
+	CHECK_EQ_U(igpu_arch(&i), IGPU_NONE);   /* Intel's CPU runtime is no Intel GPU */
+	/* block I/O at a required 32: refused on Xe-LP and Xe-HPG by the rule, not on Xe-HPC */
+	for (int k = 0; k < 3; k++) {
+		sgb_select(&t[k], NULL, 0, &c, err, sizeof(err));
+		CHECK(sgb_set_width(&t[k], &c, true, 32, 16, err, sizeof(err)));
+		CHECK(sgb_block_io(&t[k], &c, &impl, err, sizeof(err)) == (k == 2));
+		if (k < 2)
+			CHECK_STR_CONTAINS(err, "Block reads not supported in SIMD32");
+		CHECK(sgb_set_width(&t[k], &c, true, 16, 16, err, sizeof(err)));
+		CHECK(sgb_block_io(&t[k], &c, &impl, err, sizeof(err)));
+	}
+	/* C11 atomics need 2.0: an Xe GPU compiles it though its driver lists 1.2 and 3.0 only;
+	 * another device listing those gets 3.0 */
+	prog_sg_choice(&t[2], 32, &c);
+	c.c_version = 20;
+	sgb_build_options(&t[2], &c, 0, buf, sizeof(buf));
+	CHECK_STR_CONTAINS(buf, "-cl-std=CL2.0");
+	CHECK_EQ_U(sgb_opencl_c(&t[2], &c, err, sizeof(err)), 20);
+	CHECK_STR_CONTAINS(err, "not listed by the driver of this Xe GPU");
+	prog_sg_choice(&l, 0, &c);
+	c.c_version = 20;
+	sgb_build_options(&l, &c, 0, buf, sizeof(buf));
+	CHECK(strcmp(buf, "-cl-std=CL3.0") == 0);
+	/* no Intel GPU target is built with OpenCL C 3.0 by the intel backend */
+	for (int k = 0; k < 3; k++) {
+		prog_sg_choice(&t[k], 16, &c);
+		sgb_build_options(&t[k], &c, 0, buf, sizeof(buf));
+		CHECK(strstr(buf, "-cl-std") == NULL);
+	}
+	/* --grf large: the option on Intel GPUs, effective on Xe-HPG and Xe-HPC, refused elsewhere */
+	for (int k = 0; k < 3; k++) {
+		prog_sg_choice(&t[k], 16, &c);
+		CHECK(sgb_set_grf(&t[k], &c, true, err, sizeof(err)));
+		sgb_build_options(&t[k], &c, 0, buf, sizeof(buf));
+		CHECK_STR_CONTAINS(buf, SGB_GRF_LARGE_OPTION);
+		CHECK(sgb_grf_large(&t[k], &c) == (k > 0));
+	}
+	CHECK(!sgb_set_grf(&i, &c, true, err, sizeof(err)));
+	CHECK_STR_CONTAINS(err, "--grf large: 'intel-like' is not an Intel GPU");
+	for (int k = 0; k < 3; k++)
+		igpu_target_dev_free(&t[k]);
 }
 
 /* Every backend's macro, as the build options define it, is spelled in the kernels' header. */
@@ -148,6 +217,7 @@ int main(int argc, char **argv)
 	}
 	test_select();
 	test_options();
+	test_intel_gpus();
 	test_header(argv[1]);
 	return UNIT_RESULT();
 }

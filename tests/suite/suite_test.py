@@ -306,23 +306,38 @@ def case_record():
 
 
 def case_cache():
-    """--cache: each row's default (cold where the figure is bandwidth), recorded in settings;
-    the flush kernel is the built-in one whatever --kernels names; a suite passes it on."""
+    """--cache: warm by default on a CPU (cold is the default on a GPU for vecadd, sg-copy and
+    transpose: the gpu suite checks that), cold when asked, recorded in settings and in every
+    point's params; the flush kernel is the built-in one whatever --kernels names."""
     with tempfile.TemporaryDirectory() as d:
-        def settings(*args):
+        def doc_of(*args):
             out = os.path.join(d, "c.json")
             r = run(*args, *DEVICE, "--reps", "3", "--quiet", "--json", out)
             check(r.returncode == 0, f"{args}", r)
             return json.load(open(out)) if r.returncode == 0 else {"settings": {}, "points": []}
-        for args, want in [(("vecadd", "--groups", "1,2", "--slice", "4Ki"), "cold"),
-                           (("vecadd", "--groups", "1", "--slice", "4Ki", "--cache", "warm"), "warm"),
-                           (("sg-copy", "--size", "64Ki"), "cold"),
-                           (("atomics", "--n", "4Ki", "--groups", "4"), "warm"),
-                           (("atomics", "--n", "4Ki", "--groups", "4", "--cache", "cold"), "cold")]:
-            doc = settings(*args)
-            check(doc["settings"].get("cache") == want, f"{args}: settings.cache {doc['settings'].get('cache')}, expected {want}")
-            check(doc["points"] and all(p["status"] in ("ok", "skipped") for p in doc["points"]),
-                  f"{args}: every point ok or skipped")
+        for args, want in [(("vecadd", "--groups", "1,2", "--slice", "4Ki"), "warm"),
+                           (("vecadd", "--groups", "1,2", "--slice", "4Ki", "--cache", "cold"), "cold"),
+                           (("sg-copy", "--size", "64Ki"), "warm"),
+                           (("atomics", "--ops", "32", "--patterns", "own,chain"), "warm"),
+                           (("atomics", "--ops", "32", "--patterns", "own,chain", "--cache", "cold", "--llc", "1Mi"),
+                            "cold")]:
+            doc = doc_of(*args)
+            s = doc["settings"]
+            check(s.get("cache") == want, f"{args}: settings.cache {s.get('cache')}, expected {want}")
+            pts = doc["points"]
+            check(pts and all(p["status"] in ("ok", "skipped") for p in pts), f"{args}: every point ok or skipped")
+            marked = [p["params"].get("cache") for p in pts]
+            check(marked == (["cold"] * len(pts) if want == "cold" else [None] * len(pts)),
+                  f"{args}: params.cache {marked}")
+            flush = s.get("cache_flush")
+            if want == "warm":
+                check(flush is None, f"{args}: cache_flush {flush}, expected null")
+            else:
+                check(isinstance(flush, dict) and flush.get("bytes", 0) >= 64 << 20 and flush["bytes"] % 4096 == 0
+                      and flush["bytes"] >= 2 * flush.get("llc_bytes", 1 << 62), f"{args}: cache_flush {flush}")
+                if args[0] == "atomics":
+                    check(doc.get("setup", {}).get("flush_bytes") == flush["bytes"] and flush["llc_source"] == "--llc",
+                          f"{args}: setup {doc.get('setup')}")
         # a --kernels folder without cache_flush.cl: the flush is not the user's kernel
         kd = os.path.join(d, "k")
         os.mkdir(kd)
@@ -330,7 +345,7 @@ def case_cache():
         for f in ("vecadd.cl", "bench_common.h", "stream_copy.cl"):
             with open(os.path.join(src, f)) as a, open(os.path.join(kd, f), "w") as b:
                 b.write(a.read())
-        doc = settings("vecadd", "--groups", "2", "--slice", "4Ki", "--kernels", kd)
+        doc = doc_of("vecadd", "--groups", "2", "--slice", "4Ki", "--cache", "cold", "--kernels", kd)
         check(doc["settings"].get("cache") == "cold", "--kernels without cache_flush.cl still runs cold")
 
 

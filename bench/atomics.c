@@ -2,7 +2,7 @@
  * bench atomics: fetch-add throughput by contention pattern and memory order, and the
  * latency of a dependent chain of atomics (the guide's Data Center GPU Max chapter).
  * A point poisons the counters, launches once and checks every counter exactly, times
- * its launches (each after a flush of the last-level cache with --flush) and checks the
+ * its launches (each after a flush of the last-level cache with --cache cold) and checks the
  * accumulated counters again; the chain subtracts the time of a launch of 0 atomics.
  * Builds, launch arguments and the validation are in atomics_kernels.c.
  */
@@ -24,12 +24,6 @@ static double at_atomics(uint64_t items, enum at_pattern pat, unsigned ops)
 	return pat == AT_CHAIN ? ops : (double)items * ops;
 }
 
-/* atomics_flush: one work-item per 4-byte word it writes. */
-static size_t at_flush_items(uint64_t flush_bytes)
-{
-	return (size_t)(flush_bytes / 4);
-}
-
 struct atomics_opts {
 	unsigned scale;           /* work-items = 1024 * scale */
 	unsigned ops;             /* fetch-adds per work-item (chain: per launch) */
@@ -37,8 +31,6 @@ struct atomics_opts {
 	bool patterns[AT_NPATTERNS];
 	bool orders[AT_NORDERS];
 	unsigned api;             /* enum at_api */
-	bool flush;
-	uint64_t llc;             /* --llc, 0: from the device */
 };
 
 /* One point's parameters, and what its launches measured. */
@@ -90,11 +82,6 @@ static const struct cli_opt atomics_cli[] = {
 	  .help = "fetch-adds per work-item (1..1048576, default 1024)" },
 	{ "wg", "N", CLI_UINT, AO(wg), 1, 1u << 20,
 	  .help = "work-group size (default 256, or the device maximum if lower)" },
-	{ "flush", NULL, CLI_FLAG, AO(flush),
-	  .help = "write a buffer of max(2 x last-level cache, 64 MiB) between timed\n"
-		  "launches (outside the timed event)" },
-	{ "llc", "SIZE", CLI_SIZE, AO(llc), 1024, 1ull << 40,
-	  .help = "last-level cache size for --flush (default: the device's figure)" },
 	{ 0 } };
 
 static void atomics_defaults(void *opts)
@@ -106,15 +93,6 @@ static void atomics_defaults(void *opts)
 	for (size_t i = 0; i < AT_NPATTERNS; i++)
 		o->patterns[i] = true;
 	o->orders[AT_RELAXED] = o->orders[AT_ACQ_REL] = true;
-}
-
-static void atomics_check(void *opts, const struct cli_set *given)
-{
-	const struct atomics_opts *o = opts;
-
-	(void)given;
-	if (o->llc && !o->flush)
-		cli_usage_error("--llc sizes the --flush buffer: give --flush too");
 }
 
 /* ---- plan: launch shape, sub-groups, memory ---- */
@@ -184,8 +162,9 @@ static void plan_shape(const struct bench_run *r, const struct atomics_opts *o, 
 	p->line_words = p->line_bytes / 4;
 }
 
-static void plan_memory(const struct dev_info *d, const struct atomics_opts *o, struct at_state *p)
+static void plan_memory(const struct bench_run *r, const struct atomics_opts *o, struct at_state *p)
 {
+	const struct dev_info *d = r->dev;
 	uint64_t bytes;
 
 	p->ctr_words = p->items * p->line_words;
@@ -195,18 +174,8 @@ static void plan_memory(const struct dev_info *d, const struct atomics_opts *o, 
 				"lines), above CL_DEVICE_MAX_MEM_ALLOC_SIZE of '%s': at most %llu bytes",
 				o->scale, (unsigned long long)bytes, (unsigned long long)p->items,
 				p->line_bytes, d->name, (unsigned long long)d->max_alloc);
-	p->llc = o->llc ? o->llc : chase_llc(d, &p->llc_source);
-	if (o->llc)
-		p->llc_source = "--llc";
-	if (!o->flush)
-		return;
-	p->flush_bytes = 2 * p->llc > (64ull << 20) ? 2 * p->llc : 64ull << 20;
-	p->flush_bytes = (p->flush_bytes + 4095) & ~4095ull;
-	if (p->flush_bytes > d->max_alloc || p->flush_bytes / 4 > UINT32_MAX)
-		cli_usage_error("--flush needs a buffer of %llu bytes (2 x the %llu-byte last-level "
-				"cache, at least 64 MiB), above CL_DEVICE_MAX_MEM_ALLOC_SIZE of '%s': at "
-				"most %llu bytes", (unsigned long long)p->flush_bytes,
-				(unsigned long long)p->llc, d->name, (unsigned long long)d->max_alloc);
+	p->llc = bench_llc(r, &p->llc_source);
+	p->flush_bytes = r->cold ? bench_flush_bytes(r) : 0;
 }
 
 static void alloc_bufs(struct bench_run *r, struct at_state *p)
@@ -217,8 +186,6 @@ static void alloc_bufs(struct bench_run *r, struct at_state *p)
 	p->where = bench_buffer(r, CL_MEM_READ_WRITE, (size_t)p->items * 4);
 	p->out = bench_buffer(r, CL_MEM_READ_WRITE, (size_t)p->items * 4);
 	p->info = bench_buffer(r, CL_MEM_READ_WRITE, 16);
-	if (p->flush_bytes)
-		p->flush_buf = bench_buffer(r, CL_MEM_READ_WRITE, (size_t)p->flush_bytes);
 	p->h_ctr = bench_alloc(words * 4);
 	p->h_where = bench_alloc((size_t)p->items * 4);
 	p->h_out = bench_alloc((size_t)p->items * 4);
@@ -247,7 +214,7 @@ static size_t atomics_plan(struct bench_run *r)
 	memset(p, 0, sizeof(*p));
 	r->state = p;
 	plan_shape(r, o, p);
-	plan_memory(r->dev, o, p);
+	plan_memory(r, o, p);
 	at_build(r, (enum at_api)o->api, o->orders, p);
 	alloc_bufs(r, p);
 	json_object_set_new(r->doc, "setup", setup_json(r->dev, p));
@@ -261,7 +228,7 @@ static size_t atomics_plan(struct bench_run *r)
 static void atomics_teardown(struct bench_run *r)
 {
 	struct at_state *p = r->state;
-	cl_mem m[] = { p->ctr, p->where, p->out, p->info, p->flush_buf };
+	cl_mem m[] = { p->ctr, p->where, p->out, p->info };
 
 	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++)
 		if (m[i])
@@ -275,10 +242,6 @@ static void atomics_teardown(struct bench_run *r)
 			clReleaseProgram(g->prog);
 		free(g->build_log);
 	}
-	if (p->k_flush)
-		clReleaseKernel(p->k_flush);
-	if (p->flush_prog)
-		clReleaseProgram(p->flush_prog);
 	free(p->h_ctr);
 	free(p->h_where);
 	free(p->h_out);
@@ -289,24 +252,12 @@ static void atomics_teardown(struct bench_run *r)
 
 /* ---- timing ---- */
 
-/* Writes the flush buffer (larger than the last-level cache) and waits: untimed. */
-static bool at_flush(struct bench_run *r, void *arg, unsigned rep, char *err, size_t len)
-{
-	const struct at_state *p = arg;
-	size_t global = at_flush_items(p->flush_bytes);
-	cl_uint value = rep + 1;
-
-	return PROG_SET_ARGS(p->k_flush, err, len, PROG_ARG(p->flush_buf), PROG_ARG(value)) &&
-	       CL_CHECK(clEnqueueNDRangeKernel(r->pc.q, p->k_flush, 1, NULL, &global, NULL, 0, NULL,
-					       NULL), err, len) &&
-	       CL_CHECK(clFinish(r->pc.q), err, len);
-}
-
-/* Warm-up and timed launches into pt's samples, each after a flush with --flush. */
+/* Warm-up and timed launches into pt's samples (each after a flush with --cache cold). */
 static bool at_time(struct bench_run *r, struct bench_point *pt, struct at_state *p,
 		    struct time_launch *l)
 {
-	return bench_point_measure_prep(r, pt, time_enqueue_launch, l, p->flush_bytes ? at_flush : NULL, p);
+	(void)p;
+	return bench_point_measure(r, pt, time_enqueue_launch, l);
 }
 
 /* The chain's launch overhead: the same launches with ops = 0 (counters untouched). */
@@ -620,7 +571,7 @@ static void atomics_title(const struct bench_run *r, FILE *f)
 	else
 		fprintf(f, "cycles: none (CL_DEVICE_MAX_CLOCK_FREQUENCY reports 0 MHz)\n");
 	if (p->flush_bytes)
-		fprintf(f, "flush: %llu bytes written between timed launches (last-level cache %llu "
+		fprintf(f, "flush: %llu bytes read before each timed launch (last-level cache %llu "
 			"bytes, %s)\n", (unsigned long long)p->flush_bytes, (unsigned long long)p->llc,
 			p->llc_source);
 }
@@ -662,7 +613,6 @@ const struct bench_ops atomics_bench = {
 	.opts = atomics_cli,
 	.opts_size = sizeof(struct atomics_opts),
 	.defaults = atomics_defaults,
-	.check = atomics_check,
 	.params_size = sizeof(struct at_params),
 	.plan = atomics_plan,
 	.label = atomics_label,

@@ -51,15 +51,13 @@ struct at_state {
 	unsigned line_bytes, line_words;
 	uint64_t llc;             /* bytes */
 	const char *llc_source;
-	uint64_t flush_bytes;     /* 0: no flushing */
+	uint64_t flush_bytes;     /* --cache cold: bytes read before each timed launch; 0: warm */
 	struct at_prog prog[AT_NORDERS];
-	cl_program flush_prog;
-	cl_kernel k_flush;
 	struct at_pair list[AT_NPATTERNS * AT_NORDERS];   /* the points, in order */
 	size_t n;
 	/* buffers */
 	uint64_t ctr_words;
-	cl_mem ctr, where, out, info, flush_buf;
+	cl_mem ctr, where, out, info;
 	uint32_t *h_ctr, *h_where, *h_out, *h_ref, *h_sum;
 };
 

@@ -191,13 +191,6 @@ void at_build(struct bench_run *r, enum at_api api, const bool *orders, struct a
 		json_array_append_new(ks, kj);
 	}
 	json_object_set_new(r->doc, "kernels", ks);
-	if (p->flush_bytes) {
-		char opts[512];   /* the file needs a sub-group backend: the points' options */
-
-		at_options(r->dev, p, false, AT_RELAXED, opts, sizeof(opts));
-		p->k_flush = bench_build(r, "atomics.cl", "atomics_flush", opts, &p->flush_prog,
-					 NULL);
-	}
 }
 
 

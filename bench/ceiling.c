@@ -104,6 +104,12 @@ static double time_copy(struct bench_run *r, time_enqueue_fn fn, void *arg, size
 	struct stats st;
 	char err[1024];
 
+	struct harness_cold_cmd cold = { r, fn, arg };
+
+	if (r->cold) {   /* the same start as the points' launches */
+		fn = harness_enqueue_cold;
+		arg = &cold;
+	}
 	if (!time_run(r->pc.q, fn, arg, r->co->warmup, reps, t, t + reps, err, sizeof(err)))
 		cli_die(EXIT_FAIL, "driver: the %s of %zu bytes (the ceiling): %s", what, bytes, err);
 	stats_compute(t, reps, &st);

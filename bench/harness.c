@@ -1,5 +1,6 @@
 /* The harness: one session and one point loop for every benchmark row. */
 #include "harness_int.h"
+#include "chase.h"
 #include "sgb.h"
 
 #include <errno.h>
@@ -45,6 +46,14 @@ static void parse_sg_backend(void *base, const char *arg)
 	((struct common_opts *)base)->sg_backend = arg;
 }
 
+static const char *const cache_names[] = { [BENCH_CACHE_WARM] = "warm", [BENCH_CACHE_COLD] = "cold" };
+
+static void parse_cache(void *base, const char *arg)
+{
+	((struct common_opts *)base)->cache = BENCH_CACHE_WARM +
+		cli_choice("cache", arg, cache_names + BENCH_CACHE_WARM, 2);
+}
+
 #define CO(f) offsetof(struct common_opts, f)
 static const struct cli_opt common_cli[] = {
 	{ "device", "SPEC", CLI_STR, CO(device), .help = "index, platform:device, or name substring (env BENCH_DEVICE)" },
@@ -75,6 +84,13 @@ static const struct cli_opt common_cli[] = {
 	{ "require-device", "gpu|cpu|NAME", CLI_STR, CO(require),
 	  .help = "measure only on such a device (a name: in the device or platform\n"
 		  "name); none found: exit 77 instead of measuring another" },
+	{ "cache", "warm|cold", CLI_FN, 0, .fn = parse_cache,
+	  .help = "the cache each timed launch starts from: as the launch before left\n"
+		  "it, or cold: evicted first by reading max(2 x --llc, 64 MiB) (default:\n"
+		  "cold on a GPU for vecadd, sg-copy and transpose, else warm)" },
+	{ "llc", "SIZE", CLI_SIZE, CO(llc), 1024, 1ull << 40,
+	  .help = "the last-level cache's size, for --cache cold and latency's labels\n"
+		  "(default: the device's figure)" },
 	{ 0 } };
 static const char *const grf_names[] = { "small", "large" };
 static const struct cli_opt sg_cli[] = {
@@ -319,7 +335,7 @@ static void run_point(struct bench_run *r, struct bench_point *pt)
 	} else if (pt->status == POINT_SKIPPED) {
 		r->n_skipped++;
 	} else {
-		json_t *pa = r->ops->params_json(r, pt);
+		json_t *pa = harness_params_json(r, pt);
 		char *s = json_dumps(pa, JSON_COMPACT);
 		r->n_failed++;
 		fprintf(stderr, "bench %s: point %s failed: %s\n", cli_cmd, s ? s : "?",
@@ -368,18 +384,26 @@ static size_t loop_points(struct bench_run *r)
 }
 
 /* The shared settings a run measured with, typed: the document's `settings`. */
-static json_t *settings_json(const struct common_opts *co)
+static json_t *settings_json(const struct bench_run *r)
 {
+	const struct common_opts *co = r->co;
 	bool adapt = co->min_time_s > 0 || co->ci_width_pct > 0;
+	const char *llc_source = NULL;
+	uint64_t llc = bench_llc(r, &llc_source);
+	json_t *flush = json_null();
 
-	return json_pack("{s:I, s:I, s:o, s:o, s:o, s:I, s:I, s:o}", "reps", (json_int_t)co->reps,
+	if (r->cold)
+		flush = json_pack("{s:I, s:I, s:s}", "bytes", (json_int_t)bench_flush_bytes(r), "llc_bytes",
+				  (json_int_t)llc, "llc_source", llc_source);
+	return json_pack("{s:I, s:I, s:o, s:o, s:o, s:I, s:I, s:o, s:s, s:o}", "reps", (json_int_t)co->reps,
 			 "warmup", (json_int_t)co->warmup,
 			 "min_time_s", co->min_time_s > 0 ? json_real(co->min_time_s) : json_null(),
 			 "ci_width_pct", co->ci_width_pct > 0 ? json_real(co->ci_width_pct) : json_null(),
 			 "max_reps", adapt ? json_integer(co->max_reps ? co->max_reps : BENCH_MAX_REPS_DEFAULT)
 					   : json_null(),
 			 "timeout_s", (json_int_t)co->timeout_s, "noisy_cv", (json_int_t)co->noisy_cv,
-			 "sg_backend", bench_json_str0(co->sg_backend));
+			 "sg_backend", bench_json_str0(co->sg_backend), "cache",
+			 cache_names[r->cold ? BENCH_CACHE_COLD : BENCH_CACHE_WARM], "cache_flush", flush);
 }
 
 /* The document of a run, before its points: the session's device, model and settings. */
@@ -389,7 +413,7 @@ static json_t *run_doc(const struct bench_run *r)
 
 	json_object_set_new(doc, "model_device", r->model.known ? occ_params_json(&r->model.dev)
 								 : json_string(r->model.note));
-	json_object_set_new(doc, "settings", settings_json(r->co));
+	json_object_set_new(doc, "settings", settings_json(r));
 	return doc;
 }
 
@@ -422,6 +446,9 @@ int bench_run_job(struct bench_session *s, struct bench_job *j, json_t **doc)
 	size_t done, n;
 	double t0 = mono_ns();
 
+	r->cold = r->co->cache == BENCH_CACHE_COLD ||
+		  (r->co->cache == BENCH_CACHE_ROW && (r->ops->flags & BENCH_COLD) &&
+		   (r->dev->type & CL_DEVICE_TYPE_GPU));
 	r->phase_ns[PHASE_SESSION] = s->open_ns;   /* the first run's; 0 for later ones */
 	s->open_ns = 0;
 	r->doc = run_doc(r);
@@ -554,6 +581,7 @@ static const struct { const char *name; size_t off, size; } run_fields[] = {
 	SHARED_FIELD("timeout", timeout_s), SHARED_FIELD("noisy-cv", noisy_cv),
 	SHARED_FIELD("min-time", min_time_s), SHARED_FIELD("ci-width", ci_width_pct),
 	SHARED_FIELD("max-reps", max_reps), SHARED_FIELD("sg-backend", sg_backend),
+	SHARED_FIELD("cache", cache), SHARED_FIELD("llc", llc),
 };
 
 void bench_shared_override(struct bench_shared *to, const struct bench_shared *from, bool sg)
@@ -580,6 +608,30 @@ int bench_run_main(const struct bench_ops *ops, int argc, char **argv)
 }
 
 /* ---- helpers for benchmarks ---- */
+
+uint64_t bench_llc(const struct bench_run *r, const char **source)
+{
+	if (r->co->llc) {
+		*source = "--llc";
+		return r->co->llc;
+	}
+	return chase_llc(r->dev, source);
+}
+
+uint64_t bench_flush_bytes(const struct bench_run *r)
+{
+	const char *src;
+	uint64_t llc = bench_llc(r, &src), b = 2 * llc > (64ull << 20) ? 2 * llc : 64ull << 20;
+
+	b = (b + 4095) & ~4095ull;
+	if (b > r->dev->max_alloc)
+		cli_usage_error("--cache cold needs a buffer of %llu bytes (2 x the %llu-byte last-level "
+				"cache, %s; at least 64 MiB), above CL_DEVICE_MAX_MEM_ALLOC_SIZE of '%s': "
+				"at most %llu bytes (give a smaller --llc, or --cache warm)",
+				(unsigned long long)b, (unsigned long long)llc, src, r->dev->name,
+				(unsigned long long)r->dev->max_alloc);
+	return b;
+}
 
 void *bench_alloc(size_t bytes)
 {

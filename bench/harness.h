@@ -40,6 +40,15 @@ struct common_opts {
 				  * +-PCT % of it (0: off) */
 	unsigned max_reps;       /* --max-reps: the most timed launches when adapting (0: default) */
 	unsigned grf;            /* --grf (BENCH_SG): 0 small, 1 large (Intel GPUs) */
+	unsigned cache;          /* --cache: enum bench_cache */
+	uint64_t llc;            /* --llc: the last-level cache's bytes, 0: the device's figure */
+};
+
+/* The cache state each timed launch starts from (--cache). */
+enum bench_cache {
+	BENCH_CACHE_ROW,   /* not given: cold on a GPU for rows with BENCH_COLD, else warm */
+	BENCH_CACHE_WARM,  /* as the launch before left it */
+	BENCH_CACHE_COLD,  /* evicted first: cache_flush.cl reads bench_flush_bytes */
 };
 
 /* Timed launches at most when --min-time or --ci-width adapt and --max-reps is not given. */
@@ -60,6 +69,9 @@ enum bench_flags {
 	BENCH_DEVICE = 1 << 0,   /* runs kernels: the common options, a session and the point loop */
 	BENCH_SG = 1 << 1,       /* runs sub-group code: takes --sg-backend */
 	BENCH_OPERANDS = 1 << 2, /* takes operands: a struct cli_operands at operands_off in its options */
+	BENCH_COLD = 1 << 3,     /* on a GPU, timed launches start from an evicted cache unless
+				  * --cache warm (the L2 holds a varying share of a working set
+				  * near its size from one launch to the next) */
 };
 
 /* One column of a benchmark's text table: a heading and how to draw a point's cell. */
@@ -186,6 +198,12 @@ struct bench_session {
 	uint64_t origin_dev_ns;
 	int64_t origin_unix_ns;
 	double open_ns;                 /* host time opening it took (the first run's phases_s) */
+	/* --cache cold: the flush kernel and its scratch, made at the first cold launch */
+	struct prog_ctx flush_pc;
+	cl_program flush_prog;
+	cl_kernel flush_k;
+	cl_mem flush_buf, flush_sink;
+	cl_ulong flush_vecs;            /* 16-byte vectors in flush_buf */
 	/*
 	 * Writes what was measured when the process must end at once (a second signal, a point
 	 * past --timeout): r is the run in flight, its points added to its document (NULL:
@@ -212,6 +230,7 @@ struct bench_run {
 	unsigned n_ok, n_failed, n_skipped;
 	struct bench_ceiling *ceil;  /* the copy ceilings measured (bench/ceiling.c) */
 	double phase_ns[6];          /* where the run's time went (enum bench_phase) */
+	bool cold;                   /* --cache resolved: evict before every timed launch */
 };
 
 /* The phases of a run, timed on the host and recorded as the document's `phases_s`. */
@@ -401,6 +420,16 @@ const char *bench_wg_note(unsigned wg, const struct kernel_res *res, char *buf, 
 /* Builds kernel kname of file with options; exits 1 naming the error and the build log. */
 cl_kernel bench_build(struct bench_run *r, const char *file, const char *kname, const char *options,
 		      cl_program *prog, char **log);
+/* A point's params: the row's own, and "cache": "cold" with --cache cold (views.c). */
+json_t *harness_params_json(const struct bench_run *r, const struct bench_point *pt);
+/* The last-level cache's bytes: --llc, else the device's figure (chase_llc); its source. */
+uint64_t bench_llc(const struct bench_run *r, const char **source);
+/*
+ * What --cache cold reads before each timed launch: max(2 x the last-level cache, 64 MiB),
+ * in whole 4 KiB; exit 2 naming it where it exceeds CL_DEVICE_MAX_MEM_ALLOC_SIZE.
+ */
+uint64_t bench_flush_bytes(const struct bench_run *r);
+
 /* A device buffer; exits 1 naming the size and limits when the driver refuses it. */
 cl_mem bench_buffer(struct bench_run *r, cl_mem_flags flags, size_t bytes);
 /*

@@ -14,10 +14,25 @@ void harness_drop_outputs(void);
 json_t *harness_origin_json(const struct bench_session *s);
 
 /* ---- measure.c ---- */
+/*
+ * --cache cold: evicts the device's cache before a timed command, waiting for it where
+ * wait (exit 1 naming the driver's error). The flush kernel and its scratch buffer are
+ * made at the first call and released by harness_cache_free.
+ */
+void harness_cache_flush(struct bench_run *r, bool wait);
+void harness_cache_free(struct bench_session *s);
+/* A time_enqueue_fn that flushes the cache, then enqueues inner (whose event it returns). */
+struct harness_cold_cmd {
+	struct bench_run *r;
+	time_enqueue_fn inner;
+	void *arg;
+};
+cl_int harness_enqueue_cold(void *arg, cl_command_queue q, cl_event *ev);
 /* The point's `repetitions` (taken, min, max, stop, targets, timed_s), NULL: not the harness's loop. */
 json_t *harness_reps_json(const struct bench_run *r, const struct bench_point *pt);
 
 /* ---- views.c ---- */
+
 /* The point's JSON: params, status, reason, samples, statistics, metrics, model. */
 json_t *harness_point_json(const struct bench_run *r, const struct bench_point *pt);
 /* Prints the title, the table of the first n points and their notes to stdout. */

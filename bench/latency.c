@@ -73,8 +73,6 @@ static const struct cli_opt latency_cli[] = {
 	  .help = "local-memory chain of SIZE bytes (default 4Ki; 0: none)" },
 	{ "seed", "N", CLI_U64, LO(seed), 0, LAT_SEED_MAX,
 	  .help = "chain seed, 0..2^48-1; size i uses N + i (default: fresh)" },
-	{ "llc", "SIZE", CLI_SIZE, LO(llc), 1024, 1ull << 40,
-	  .help = "last-level cache size for the plateau labels (default: the device's)" },
 	{ "tol", "PCT", CLI_UINT, LO(tol_pct), 1, 50,
 	  .help = "plateau tolerance in percent (1..50, default 10)" },
 	{ "guide-table", NULL, CLI_FLAG, LO(guide_table),
@@ -129,8 +127,9 @@ static void latency_check(void *opts, const struct cli_set *given)
 
 /* ---- plan ---- */
 
-static void plan_sizes(const struct dev_info *d, const struct latency_opts *o, struct lat_state *p)
+static void plan_sizes(const struct bench_run *r, const struct latency_opts *o, struct lat_state *p)
 {
+	const struct dev_info *d = r->dev;
 	p->stride = o->stride ? (unsigned)o->stride
 			      : d->global_cacheline > 64 ? (unsigned)d->global_cacheline : 64;
 	p->stride_words = p->stride / 4;
@@ -152,9 +151,7 @@ static void plan_sizes(const struct dev_info *d, const struct latency_opts *o, s
 				(unsigned long long)d->local_mem);
 	p->cus = d->compute_units ? d->compute_units : 1;
 	p->local_wg = d->max_wg < 256 ? (unsigned)d->max_wg : 256;
-	p->llc = o->llc ? o->llc : chase_llc(d, &p->llc_source);
-	if (o->llc)
-		p->llc_source = "--llc";
+	p->llc = bench_llc(r, &p->llc_source);
 }
 
 static cl_kernel plan_kernel(cl_program prog, const char *name)
@@ -242,7 +239,7 @@ static size_t latency_plan(struct bench_run *r)
 
 	memset(p, 0, sizeof(*p));
 	r->state = p;
-	plan_sizes(r->dev, o, p);
+	plan_sizes(r, o, p);
 	plan_build(r, p);
 	if (!o->seed_given)
 		o->seed = check_fresh_seed() & LAT_SEED_MAX;

@@ -20,7 +20,6 @@ struct latency_opts {
 	unsigned chases;          /* --chases: single, per-cu, both (latency.c) */
 	uint64_t local_bytes;     /* local-memory chain, 0: none */
 	uint64_t seed;
-	uint64_t llc;             /* --llc for the labels, 0: from the device */
 	unsigned tol_pct;         /* --tol */
 	bool guide_table;         /* show the guide's table whatever the device */
 	/* resolved by check */

@@ -56,9 +56,6 @@ int main(int argc, char **argv)
 {
 	cli_argc = argc;
 	cli_argv = argv;
-	/* NVIDIA's driver reports a kernel's registers (-cl-nv-verbose) only when it compiles
-	 * it, not when it reuses its compute cache; the model needs them. */
-	setenv("CUDA_CACHE_DISABLE", "1", 0);
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;

@@ -83,6 +83,77 @@ static enum bench_stop stop_now(const struct common_opts *co, const struct bench
 	return co->ci_width_pct <= 0 || (co->min_time_s > 0 && *ci_was) ? STOP_MIN_TIME : STOP_CI;
 }
 
+/* ---- --cache cold ---- */
+
+/* The flush kernel and its zeroed scratch of bench_flush_bytes. */
+static bool cache_make(struct bench_run *r, struct bench_session *s, char *err, size_t len)
+{
+	uint64_t bytes = bench_flush_bytes(r);
+	cl_uint zero = 0;
+	cl_int e = CL_SUCCESS;
+
+	s->flush_pc = r->pc;
+	s->flush_pc.kernels_dir = NULL;   /* the built-in copy, whatever --kernels names */
+	if (!(s->flush_prog = prog_build(&s->flush_pc, "cache_flush.cl", "", NULL, err, len)) ||
+	    !(s->flush_k = prog_kernel(s->flush_prog, "cache_flush", err, len)))
+		return false;
+	s->flush_vecs = bytes / 16;
+	s->flush_buf = clCreateBuffer(r->pc.ctx, CL_MEM_READ_ONLY, (size_t)bytes, NULL, &e);
+	if (e == CL_SUCCESS)
+		s->flush_sink = clCreateBuffer(r->pc.ctx, CL_MEM_WRITE_ONLY, 4, NULL, &e);
+	if (e != CL_SUCCESS) {
+		snprintf(err, len, "clCreateBuffer (%llu bytes of cache-flush scratch): %s",
+			 (unsigned long long)bytes, cl_err_name(e));
+		return false;
+	}
+	return CL_CHECK(clEnqueueFillBuffer(r->pc.q, s->flush_buf, &zero, sizeof(zero), 0,
+					    (size_t)bytes, 0, NULL, NULL), err, len) &&
+	       PROG_SET_ARGS(s->flush_k, err, len, PROG_ARG(s->flush_buf), PROG_ARG(s->flush_sink),
+			     PROG_ARG(s->flush_vecs));
+}
+
+void harness_cache_flush(struct bench_run *r, bool wait)
+{
+	struct bench_session *s = r->sess;
+	size_t wg = r->dev->max_wg < 256 ? r->dev->max_wg : 256;
+	size_t items;
+	char err[4096];
+
+	if (!s->flush_k && !cache_make(r, s, err, sizeof(err)))
+		cli_die(EXIT_FAIL, "driver: evicting the cache (--cache cold): %s", err);
+	items = (size_t)r->dev->compute_units * 2048;
+	if (items > s->flush_vecs)
+		items = (size_t)s->flush_vecs;
+	items = (items + wg - 1) / wg * wg;
+	if (!CL_CHECK(clEnqueueNDRangeKernel(r->pc.q, s->flush_k, 1, NULL, &items, &wg, 0, NULL, NULL),
+		      err, sizeof(err)) ||
+	    (wait && !CL_CHECK(clFinish(r->pc.q), err, sizeof(err))))
+		cli_die(EXIT_FAIL, "driver: evicting the cache (--cache cold): %s", err);
+}
+
+void harness_cache_free(struct bench_session *s)
+{
+	if (s->flush_k)
+		clReleaseKernel(s->flush_k);
+	if (s->flush_prog)
+		clReleaseProgram(s->flush_prog);
+	if (s->flush_buf)
+		clReleaseMemObject(s->flush_buf);
+	if (s->flush_sink)
+		clReleaseMemObject(s->flush_sink);
+	s->flush_k = NULL;
+	s->flush_prog = NULL;
+	s->flush_buf = s->flush_sink = NULL;
+}
+
+cl_int harness_enqueue_cold(void *arg, cl_command_queue q, cl_event *ev)
+{
+	struct harness_cold_cmd *c = arg;
+
+	harness_cache_flush(c->r, false);
+	return c->inner(c->arg, q, ev);
+}
+
 /* One timed launch, prep first; the session's time origin set by the first one. */
 static bool timed_launch(struct bench_run *r, struct bench_point *pt, time_enqueue_fn fn, void *arg,
 			 bench_prep_fn prep, void *prep_arg, char *err, size_t len)
@@ -94,6 +165,8 @@ static bool timed_launch(struct bench_run *r, struct bench_point *pt, time_enque
 
 	if (prep && !prep(r, prep_arg, (unsigned)i, err, len))
 		return false;
+	if (r->cold)
+		harness_cache_flush(r, true);   /* waited for: wall_ns is the launch's alone */
 	if (!time_once(r->pc.q, fn, arg, &pt->dev_ns[i], &pt->wall_ns[i], &start, err, len))
 		return false;
 	if (!s->have_origin) {

@@ -315,7 +315,7 @@ const struct bench_ops sg_copy_bench = {
 		    "             intel_sub_group_block_read8/write8; nv: coalesced loads of the same\n"
 		    "             addresses; khr, emulated: skipped)\n"
 		    "  and compares each with clEnqueueCopyBuffer of the same bytes in the same run.\n",
-	.flags = BENCH_DEVICE | BENCH_SG,
+	.flags = BENCH_DEVICE | BENCH_SG | BENCH_COLD,
 	.opts = sgc_cli,
 	.opts_size = sizeof(struct sgc_opts),
 	.defaults = sgd_defaults,

@@ -413,7 +413,7 @@ const struct bench_ops transpose_bench = {
 		    "    shuffle-bcast  the same tiles by the guide's broadcasts (256 shuffles a tile)\n"
 		    "    local          32 x 32 tiles through local memory\n"
 		    "    naive          one work-item per element\n",
-	.flags = BENCH_DEVICE | BENCH_SG,
+	.flags = BENCH_DEVICE | BENCH_SG | BENCH_COLD,
 	.opts = tr_cli,
 	.opts_size = sizeof(struct tr_opts),
 	.defaults = sgd_defaults,

@@ -276,7 +276,7 @@ static void collect(const struct bench_run *r, int report_rc, void *arg)
 	}
 	const struct bench_point *pt = bad ? bad : ok ? ok : skip;
 	if (pt) {
-		c->params = r->ops->params_json(r, pt);
+		c->params = harness_params_json(r, pt);
 		json_t *measured = pt->extra ? json_object_get(pt->extra, "measured") : NULL;
 		if (measured)
 			json_object_set(c->params, "measured", measured);

@@ -52,12 +52,25 @@ static json_t *metrics_json(const struct bench_point *pt)
 	return m;
 }
 
+/*
+ * The point's params: the row's, with "cache": "cold" where its timed launches started
+ * from an evicted cache, so bench compare never matches a cold point with a warm one.
+ */
+json_t *harness_params_json(const struct bench_run *r, const struct bench_point *pt)
+{
+	json_t *p = r->ops->params_json(r, pt);
+
+	if (r->cold)
+		json_object_set_new(p, "cache", json_string("cold"));
+	return p;
+}
+
 json_t *harness_point_json(const struct bench_run *r, const struct bench_point *pt)
 {
 	json_t *p = json_object(), *m;
 	struct stats st;
 
-	json_object_set_new(p, "params", r->ops->params_json(r, pt));
+	json_object_set_new(p, "params", harness_params_json(r, pt));
 	json_object_set_new(p, "status", json_string(status_names[pt->status]));
 	json_object_set_new(p, "reason", pt->reason[0] ? json_string(pt->reason) : json_null());
 	json_object_set_new(p, "validated", json_boolean(pt->validated));

@@ -323,7 +323,7 @@ static const char *const env_recorded[] = {
 	"SYCL_*", "ONEAPI_*",          /* oneAPI device selection */
 	"CL_CONFIG_*",                 /* Intel's CPU runtime */
 	"POCL_*",                      /* PoCL: devices, work-group method, cache */
-	"CUDA_*",                      /* NVIDIA: CUDA_VISIBLE_DEVICES, CUDA_CACHE_DISABLE (bench sets 1) */
+	"CUDA_*",                      /* NVIDIA: CUDA_VISIBLE_DEVICES, CUDA_CACHE_DISABLE */
 	"NVIDIA_VISIBLE_DEVICES",      /* containers */
 	"GPU_*", "HSA_*", "ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "AMD_*",   /* AMD */
 	"OMP_*",                       /* bench's host side (inputs and checks) runs on OpenMP */

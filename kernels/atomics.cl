@@ -16,7 +16,7 @@
  * per launch: a lost, duplicated or misplaced add changes it.
  *
  * Counts per launch: atomics = work-items * ops (atomics_global, atomics_local),
- * ops (atomics_chain); atomics_flush writes 4 * n bytes.
+ * ops (atomics_chain).
  */
 #include "bench_common.h"
 
@@ -115,8 +115,3 @@ __kernel void atomics_chain(__global uint *ctr, __global uint *out, uint ops, ui
 	out[0] = idx;
 }
 
-/* Writes a buffer larger than the last-level cache (run between timed launches). */
-__kernel void atomics_flush(__global uint *buf, uint value)
-{
-	buf[get_global_id(0)] = value;
-}

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Runs `bench atomics --flush` and checks the flush buffer against the device's own figure:
+"""Runs `bench atomics --cache cold` and checks the flush buffer against the device's own figure:
 max(2 x last-level cache, 64 MiB), rounded up to 4 KiB, with the cache size read from
 `bench info --json` (CL_DEVICE_GLOBAL_MEM_CACHE_SIZE). A fixed expectation fails where a driver
 reports a large cache: PoCL has reported 480 MiB (a flush of 1006632960 bytes). Where that
@@ -30,11 +30,11 @@ def main() -> int:
           f"max allocation {dev['max_alloc_bytes']} bytes")
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "r.json")
-        r = subprocess.run([bench, "atomics", "--flush", "--json", path] + args,
+        r = subprocess.run([bench, "atomics", "--cache", "cold", "--json", path] + args,
                            capture_output=True, text=True)
         errors = []
         if want > dev["max_alloc_bytes"]:
-            if r.returncode != 2 or f"--flush needs a buffer of {want} bytes" not in r.stderr:
+            if r.returncode != 2 or f"--cache cold needs a buffer of {want} bytes" not in r.stderr:
                 errors.append(f"exit {r.returncode}, expected 2 refusing a {want}-byte buffer")
         elif r.returncode != 0 or not os.path.exists(path):
             errors.append(f"exit {r.returncode}, expected 0 and a results document")

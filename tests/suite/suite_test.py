@@ -98,6 +98,8 @@ def case_usage():
         (["vecadd", "--max-reps", "0"], "--max-reps"),
         (["vecadd", "--reps", "20", "--max-reps", "10"], "--max-reps 10 is below --reps 20"),
         (["vecadd", "--require-device", ""], "--require-device '': give gpu, cpu or a device"),
+        (["vecadd", "--cache", "lukewarm"], "--cache 'lukewarm' is not one of: warm, cold"),
+        (["suite", "quick", "--cache", "hot"], "--cache 'hot' is not one of: warm, cold"),
         (["suite", "/nonexistent/suite.json"], "suite /nonexistent/suite.json: cannot read"),
     ]
     import re
@@ -285,7 +287,8 @@ def case_record():
                 check(k not in e, "the environment records only what drivers read")
             else:
                 check(e.get(k) == v, f"environment.{k} = {e.get(k)!r}, expected {v!r}")
-        check(e.get("CUDA_CACHE_DISABLE") == "1", "environment records the CUDA_CACHE_DISABLE bench sets")
+        check(e.get("CUDA_CACHE_DISABLE") == os.environ.get("CUDA_CACHE_DISABLE"),
+              "bench leaves CUDA_CACHE_DISABLE as it found it (NVIDIA's context creation is slow without its cache)")
         check(list(e) == sorted(e), "environment sorted by name")
         check(doc["end_timestamp"] >= doc["timestamp"], "end_timestamp after timestamp")
         s = doc.get("settings", {})
@@ -300,6 +303,50 @@ def case_record():
             t = p["time_ns"]
             gaps = [b - (a + d) for a, b, d in zip(t["start_ns"], t["start_ns"][1:], t["samples"])]
             check(all(g >= 0 for g in gaps), f"a launch started before the one before it ended: {gaps}")
+
+
+def case_cache():
+    """--cache: warm by default on a CPU (cold is the default on a GPU for vecadd, sg-copy and
+    transpose: the gpu suite checks that), cold when asked, recorded in settings and in every
+    point's params; the flush kernel is the built-in one whatever --kernels names."""
+    with tempfile.TemporaryDirectory() as d:
+        def doc_of(*args):
+            out = os.path.join(d, "c.json")
+            r = run(*args, *DEVICE, "--reps", "3", "--quiet", "--json", out)
+            check(r.returncode == 0, f"{args}", r)
+            return json.load(open(out)) if r.returncode == 0 else {"settings": {}, "points": []}
+        for args, want in [(("vecadd", "--groups", "1,2", "--slice", "4Ki"), "warm"),
+                           (("vecadd", "--groups", "1,2", "--slice", "4Ki", "--cache", "cold"), "cold"),
+                           (("sg-copy", "--size", "64Ki"), "warm"),
+                           (("atomics", "--ops", "32", "--patterns", "own,chain"), "warm"),
+                           (("atomics", "--ops", "32", "--patterns", "own,chain", "--cache", "cold", "--llc", "1Mi"),
+                            "cold")]:
+            doc = doc_of(*args)
+            s = doc["settings"]
+            check(s.get("cache") == want, f"{args}: settings.cache {s.get('cache')}, expected {want}")
+            pts = doc["points"]
+            check(pts and all(p["status"] in ("ok", "skipped") for p in pts), f"{args}: every point ok or skipped")
+            marked = [p["params"].get("cache") for p in pts]
+            check(marked == (["cold"] * len(pts) if want == "cold" else [None] * len(pts)),
+                  f"{args}: params.cache {marked}")
+            flush = s.get("cache_flush")
+            if want == "warm":
+                check(flush is None, f"{args}: cache_flush {flush}, expected null")
+            else:
+                check(isinstance(flush, dict) and flush.get("bytes", 0) >= 64 << 20 and flush["bytes"] % 4096 == 0
+                      and flush["bytes"] >= 2 * flush.get("llc_bytes", 1 << 62), f"{args}: cache_flush {flush}")
+                if args[0] == "atomics":
+                    check(doc.get("setup", {}).get("flush_bytes") == flush["bytes"] and flush["llc_source"] == "--llc",
+                          f"{args}: setup {doc.get('setup')}")
+        # a --kernels folder without cache_flush.cl: the flush is not the user's kernel
+        kd = os.path.join(d, "k")
+        os.mkdir(kd)
+        src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "kernels")
+        for f in ("vecadd.cl", "bench_common.h", "stream_copy.cl"):
+            with open(os.path.join(src, f)) as a, open(os.path.join(kd, f), "w") as b:
+                b.write(a.read())
+        doc = doc_of("vecadd", "--groups", "2", "--slice", "4Ki", "--cache", "cold", "--kernels", kd)
+        check(doc["settings"].get("cache") == "cold", "--kernels without cache_flush.cl still runs cold")
 
 
 def case_outputs():
@@ -538,7 +585,7 @@ def case_stopped():
 
 
 CASES = {"planted": case_planted, "stopped": case_stopped, "quick-twice": case_quick_twice, "usage": case_usage, "files": case_files, "list": case_list, "require": case_require,
-         "adaptive": case_adaptive, "record": case_record, "outputs": case_outputs,
+         "adaptive": case_adaptive, "record": case_record, "outputs": case_outputs, "cache": case_cache,
          "interrupt": case_interrupt, "timeout": lambda: case_interrupt(True)}
 
 if __name__ == "__main__":

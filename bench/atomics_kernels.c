@@ -159,15 +159,9 @@ static void at_describe(struct bench_builds *b, const struct at_state *p, bool c
 
 void at_builds(struct bench_builds *b, const struct at_state *p)
 {
-	struct bench_build *bb;
-
 	at_describe(b, p, true, AT_RELAXED);
 	at_describe(b, p, true, AT_ACQ_REL);
 	at_describe(b, p, false, AT_RELAXED);
-	bb = bench_builds_add(b, "atomics.cl");
-	bench_build_kernel(bb, "atomics_flush", "flush", 0, "the flush buffer's");
-	/* the file needs a sub-group backend: the points' options */
-	at_options(b->dev, p, false, AT_RELAXED, bb->options, sizeof(bb->options));
 }
 
 void at_build(struct bench_run *r, enum at_api api, const bool *orders, struct at_state *p)

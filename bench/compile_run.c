@@ -178,6 +178,11 @@ const struct zebin_kernel *compile_session_kernel(const struct compile_session *
 		snprintf(why, len, "bench bug: job %zu was not run", j);
 		return NULL;
 	}
+	if (!s->jobs[j].binary[0] && s->jobs[j].signal) {
+		snprintf(why, len, "ocloc was ended by signal %d (%s)", s->jobs[j].signal,
+			 strsignal(s->jobs[j].signal));
+		return NULL;
+	}
 	if (!s->jobs[j].binary[0]) {
 		ocloc_error(s->jobs[j].log, why, len);
 		return NULL;

@@ -122,7 +122,7 @@ void sgd_add(struct sgd_state *s, int variant, unsigned set, uint64_t size, size
 	if (!n)
 		cli_die(EXIT_FAIL, "out of host memory");
 	s->items = n;
-	s->items[s->n_items++] = (struct sgd_item){ variant, set, size, bytes, seed };
+	s->items[s->n_items++] = (struct sgd_item){ variant, set, size, bytes, seed, 0 };
 }
 
 void sgd_teardown(struct sgd_state *s)

@@ -39,6 +39,7 @@ struct sgd_item {
 	uint64_t size;           /* the benchmark's own measure (bytes, n) */
 	size_t bytes;            /* bytes per buffer */
 	uint64_t seed;
+	unsigned shape;          /* the benchmark's own sub-variant (transpose: the shuffle shape) */
 };
 
 /* What a run resolves once, and its buffers: the first member of the benchmark's state. */
@@ -91,7 +92,7 @@ void sgd_build(struct bench_run *r, struct sgd_state *s, const char *file, const
 	       unsigned which, const char *const *kname, size_t local);
 /* The buffers for data sets up to `bytes`, with a host reference when with_ref. */
 void sgd_alloc(struct bench_run *r, struct sgd_state *s, size_t bytes, bool with_ref);
-/* Adds a point of the plan (the caller's order is the table's). */
+/* Adds a point of the plan (the caller's order is the table's), of shape 0. */
 void sgd_add(struct sgd_state *s, int variant, unsigned set, uint64_t size, size_t bytes,
 	     uint64_t seed);
 void sgd_teardown(struct sgd_state *s);

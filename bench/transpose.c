@@ -1,8 +1,9 @@
 /*
  * bench transpose: the guide's 16 x 16 shuffle transpose, then whole n x n
- * matrices: sub-groups transposing 16 x 16 tiles with shuffles (butterfly,
- * and the guide's broadcasts), a local-memory tiled transpose and a naive one,
- * each validated and timed beside clEnqueueCopyBuffer of the same bytes.
+ * matrices: sub-groups transposing tiles in registers with shuffles (in shapes
+ * chosen on the command line: tile, vector width, tiles per sub-group, exchange),
+ * the guide's broadcasts, a local-memory tiled transpose and a naive one, each
+ * validated and timed beside the copy ceiling of the same bytes.
  */
 #include "bench.h"
 #include "check.h"
@@ -18,6 +19,21 @@ static const char *const tr_kernels[TR_NVAR] = { "transpose_bcast", "transpose_s
 						 "transpose_bcast", "transpose_local",
 						 "transpose_naive" };
 _Static_assert(TR_NVAR <= SGD_MAX_VARIANTS, "sg_data.h holds the variants");
+
+/* The shuffle variant's shapes: every combination of the lists given is a point. */
+static const char *const tile_names[] = { "16", "32" };
+static const char *const vec_names[] = { "1", "2", "4" };
+static const char *const exch_names[] = { "butterfly", "xor" };
+#define TR_NTILE 2
+#define TR_NVEC 3
+#define TR_NEXCH 2
+/* The shuffle variant's default shape, spelled as its options are. */
+#define TR_DEFAULT_TILE "16"
+#define TR_DEFAULT_VEC "1"
+#define TR_DEFAULT_PER_SG "1"
+#define TR_DEFAULT_EXCHANGE "butterfly"
+#define TR_MAX_SHAPES 64
+#define TR_MAX_WORDS 128         /* words per lane per tile beyond which a shape is not built */
 #define TR_SG_VARIANTS ((1u << TR_GUIDE16) | (1u << TR_SHUFFLE) | (1u << TR_BCAST))
 #define TR_USES_SG(v) ((TR_SG_VARIANTS >> (v)) & 1u)
 
@@ -36,6 +52,19 @@ static size_t tr_matrix_bytes(uint64_t n)
 struct tr_opts {
 	struct sgd_opts sg;      /* first: --variant, --wg, --sg, --seed */
 	struct range n;
+	bool tile[TR_NTILE], vec[TR_NVEC], exch[TR_NEXCH];  /* the shuffle variant's shapes */
+	struct range per_sg;     /* --tiles-per-sg */
+};
+
+/* One shape of the shuffle transpose and its kernel (kernels/transpose.cl, TRS_ macros). */
+struct tr_shape {
+	unsigned tile, vec, per_sg; /* T, V, P */
+	unsigned exch;           /* the exchange, of exch_names: 0 butterfly, 1 xor (the diagonal) */
+	cl_program prog;
+	cl_kernel k;             /* NULL with skip or fail */
+	struct kernel_res res;
+	char *skip, *fail;       /* heap: why it is not built, why its build failed */
+	json_t *kernel_json;     /* build options and resources */
 };
 
 /* One 1-D or 2-D launch. */
@@ -49,6 +78,8 @@ struct tr_state {
 	struct sgd_state d;
 	cl_mem m16;              /* the guide's 16 x 16, transposed in place */
 	struct tr_launch timed;  /* the launch the harness times */
+	struct tr_shape shape[TR_MAX_SHAPES];
+	size_t n_shapes;
 };
 _Static_assert(offsetof(struct tr_opts, sg) == 0 && offsetof(struct tr_state, d) == 0,
 	       "sg_data.h's callbacks take the options and the state by their first members");
@@ -62,6 +93,7 @@ struct tr_params {
 	unsigned seen;           /* the maximum sub-group size the kernel saw, 0: not seen */
 	unsigned shuffles;       /* per lane per tile, 0: none */
 	uint64_t seed;
+	const struct tr_shape *sh; /* the shuffle variant's shape, else NULL */
 };
 
 /* ---- options ---- */
@@ -72,6 +104,20 @@ static const struct cli_opt tr_cli[] = {
 	  .help = "matrix sizes, e.g. 256, 1024..8192:x2 (default 4096,8192)" },
 	{ "variant", "LIST", CLI_NAMES, TO(sg.variant), .names = tr_names, .n_names = TR_NVAR,
 	  .help = "of the names above (default all)" },
+	{ "tile", "LIST", CLI_NAMES, TO(tile), .names = tile_names, .n_names = TR_NTILE,
+	  .help = "shuffle: the side of the tile a sub-group transposes in registers,\n"
+		  "16, 32 or all (default " TR_DEFAULT_TILE "); n must be a multiple of it" },
+	{ "vec", "LIST", CLI_NAMES, TO(vec), .names = vec_names, .n_names = TR_NVEC,
+	  .help = "shuffle: ints per global load and store, 1, 2, 4 or all (default "
+		  TR_DEFAULT_VEC ")" },
+	{ "tiles-per-sg", "RANGE", CLI_RANGE, TO(per_sg), 1, 64,
+	  .help = "shuffle: tiles per sub-group, stacked down the matrix, the next\n"
+		  "tile's loads issued before the current one's exchange (default "
+		  TR_DEFAULT_PER_SG ")" },
+	{ "exchange", "LIST", CLI_NAMES, TO(exch), .names = exch_names, .n_names = TR_NEXCH,
+	  .help = "shuffle: butterfly (log2 T rounds of shuffles and selects), xor\n"
+		  "(the diagonal: lane-permuted registers, T - 1 shuffles), or all\n"
+		  "(default " TR_DEFAULT_EXCHANGE ")" },
 	SGD_CLI(struct tr_opts, sg, "work-group size of the shuffle kernels (default 256)",
 		"sub-group width: intel/khr a size to require (default 16 where it\n"
 		"can be required; the shuffle kernels need a known width), nv 32,\n"
@@ -81,14 +127,35 @@ static const struct cli_opt tr_cli[] = {
 static void tr_check(void *opts, const struct cli_set *given)
 {
 	struct tr_opts *o = opts;
+	static const char *const shape_opts[] = { "tile", "vec", "tiles-per-sg", "exchange" };
+	size_t shapes = 0;
 
 	sgd_check(&o->sg, given);
+	for (size_t i = 0; i < sizeof(shape_opts) / sizeof(shape_opts[0]); i++)
+		if (cli_given(given, shape_opts[i]) && !o->sg.variant[TR_SHUFFLE])
+			cli_usage_error("--%s applies to the shuffle variant, which --variant leaves "
+					"out", shape_opts[i]);
 	if (!o->n.n)
 		cli_range("n", "4096,8192", 16, 65536, &o->n);
 	for (size_t i = 0; i < o->n.n; i++)
 		if (o->n.v[i] % 16)
 			cli_usage_error("--n %llu is not a multiple of 16 (the tile): allowed 16, 32, "
 					"... 65536", (unsigned long long)o->n.v[i]);
+	if (!cli_given(given, "tile"))
+		cli_names("tile", TR_DEFAULT_TILE, tile_names, TR_NTILE, o->tile);
+	if (!cli_given(given, "vec"))
+		cli_names("vec", TR_DEFAULT_VEC, vec_names, TR_NVEC, o->vec);
+	if (!cli_given(given, "exchange"))
+		cli_names("exchange", TR_DEFAULT_EXCHANGE, exch_names, TR_NEXCH, o->exch);
+	if (!o->per_sg.n)
+		cli_range("tiles-per-sg", TR_DEFAULT_PER_SG, 1, 64, &o->per_sg);
+	for (unsigned i = 0; i < TR_NTILE * TR_NVEC * TR_NEXCH; i++)
+		shapes += o->tile[i % TR_NTILE] && o->vec[i / TR_NTILE % TR_NVEC] &&
+			  o->exch[i / (TR_NTILE * TR_NVEC)];
+	if (shapes * o->per_sg.n > TR_MAX_SHAPES)
+		cli_usage_error("%zu x %zu = %zu shuffle shapes, more than %d: narrow --tile, "
+				"--vec, --tiles-per-sg or --exchange", shapes, o->per_sg.n,
+				shapes * o->per_sg.n, TR_MAX_SHAPES);
 }
 
 /* ---- plan ---- */
@@ -104,13 +171,104 @@ static const char *tr_skip(const struct dev_info *d, const struct sgb_choice *c,
 	return NULL;
 }
 
-/* The options of one of the two programs: sg 1 the shuffle kernels, 0 local and naive. */
+/*
+ * The options of one program: sg 1 the sub-group kernels (the guide's and the broadcasts,
+ * or with sh one shape of the shuffle variant), 0 local and naive.
+ */
 static void tr_options(const struct dev_info *d, const struct sgb_choice *c, unsigned wg, int sg,
-		       char *opts, size_t len)
+		       const struct tr_shape *sh, char *opts, size_t len)
 {
 	int off = sgb_build_options(d, c, wg, opts, len);
 
-	snprintf(opts + off, len - (size_t)off, " -DTR_SG=%d", sg);
+	off += snprintf(opts + off, len - (size_t)off, " -DTR_SG=%d", sg);
+	if (sh)
+		snprintf(opts + off, len - (size_t)off, " -DTRS_TILE=%u -DTRS_VEC=%u -DTRS_PER_SG=%u "
+			 "-DTRS_XOR=%u", sh->tile, sh->vec, sh->per_sg, sh->exch);
+}
+
+/* "32 v4 x2 butterfly": tile, ints per load, tiles per sub-group, exchange. */
+static void shape_str(const struct tr_shape *sh, char *buf, size_t len)
+{
+	snprintf(buf, len, "%u v%u x%u %s", sh->tile, sh->vec, sh->per_sg, exch_names[sh->exch]);
+}
+
+/* Lanes holding one tile, and the words each holds (the kernel's A and E). */
+static unsigned shape_lanes(const struct tr_shape *sh, unsigned w)
+{
+	return w < sh->tile ? w : sh->tile;
+}
+
+static unsigned shape_words(const struct tr_shape *sh, unsigned w)
+{
+	return sh->tile * sh->tile / shape_lanes(sh, w);
+}
+
+/* Whether a shape is too large to build at sub-group width w, and why (in buf). */
+static bool shape_skip(const struct tr_shape *sh, unsigned w, char *buf, size_t len)
+{
+	if (shape_words(sh, w) <= TR_MAX_WORDS)
+		return false;
+	snprintf(buf, len, "a %u x %u tile on sub-groups of %u is %u words per lane (shapes of at "
+		 "most %d are built)", sh->tile, sh->tile, w, shape_words(sh, w), TR_MAX_WORDS);
+	return true;
+}
+
+/* The default shape, as the options spell it (TR_DEFAULT_*). */
+static struct tr_shape default_shape(void)
+{
+	return (struct tr_shape){ .tile = (unsigned)atoi(TR_DEFAULT_TILE),
+				  .vec = (unsigned)atoi(TR_DEFAULT_VEC),
+				  .per_sg = (unsigned)atoi(TR_DEFAULT_PER_SG),
+				  .exch = strcmp(TR_DEFAULT_EXCHANGE, "xor") == 0 };
+}
+
+/* Builds the shape's own program; a shape that cannot be built here says why. */
+static void build_shape(struct bench_run *r, const struct tr_opts *o, struct tr_state *p,
+			struct tr_shape *sh)
+{
+	const struct sgd_state *d = &p->d;
+	char opts[512], err[16384], name[64], *log = NULL;
+	int off;
+
+	if (shape_skip(sh, d->c.width, err, sizeof(err))) {
+		sh->skip = strdup(err);
+		return;
+	}
+	off = snprintf(name, sizeof(name), "shuffle ");
+	shape_str(sh, name + off, sizeof(name) - (size_t)off);
+	bench_progress_step(r, r->n_points, "building %s", name);
+	tr_options(r->dev, &d->c, o->sg.wg, 1, sh, opts, sizeof(opts));
+	sh->prog = prog_build(&r->pc, "transpose.cl", opts, &log, err, sizeof(err));
+	if (sh->prog)
+		sh->k = prog_kernel(sh->prog, "transpose_shuffle", err, sizeof(err));
+	if (!sh->k) {
+		sh->fail = strdup(err);
+	} else {
+		prog_kernel_res(&r->pc, sh->k, o->sg.wg, log, &sh->res);
+		sh->kernel_json = prog_kernel_res_json("transpose.cl", "transpose_shuffle", opts,
+						       &sh->res);
+		json_object_set(json_object_get(r->doc, "kernels"), name, sh->kernel_json);
+	}
+	free(log);
+}
+
+/* Every combination of --tile, --vec, --tiles-per-sg and --exchange (counted by tr_check). */
+static void plan_shapes(struct bench_run *r, const struct tr_opts *o, struct tr_state *p)
+{
+	for (unsigned t = 0; t < TR_NTILE; t++)
+		for (unsigned v = 0; v < TR_NVEC; v++)
+			for (size_t i = 0; i < o->per_sg.n; i++)
+				for (unsigned x = 0; x < TR_NEXCH; x++) {
+					if (!o->tile[t] || !o->vec[v] || !o->exch[x])
+						continue;
+					struct tr_shape *sh = &p->shape[p->n_shapes++];
+					sh->tile = 16u << t;
+					sh->vec = 1u << v;
+					sh->per_sg = (unsigned)o->per_sg.v[i];
+					sh->exch = x;
+					if (!p->d.skip[TR_SHUFFLE])
+						build_shape(r, o, p, sh);
+				}
 }
 
 static void plan_build(struct bench_run *r, const struct tr_opts *o, struct tr_state *p)
@@ -125,32 +283,42 @@ static void plan_build(struct bench_run *r, const struct tr_opts *o, struct tr_s
 	for (int v = 0; v < TR_NVAR; v++)
 		if ((sel >> v & 1u) && (why = tr_skip(r->dev, &d->c, v)))
 			d->skip[v] = strdup(why);
-	/* two programs: a failure of the shuffle kernels stays with them */
+	/* a program per shuffle shape, the guide's, local and naive: a failure stays with them */
+	if (sel >> TR_SHUFFLE & 1u)
+		plan_shapes(r, o, p);
 	for (int sg = 1; sg >= 0; sg--) {
-		unsigned which = sel & (sg ? TR_SG_VARIANTS : ~TR_SG_VARIANTS);
+		unsigned which = sel & (sg ? TR_SG_VARIANTS & ~(1u << TR_SHUFFLE) : ~TR_SG_VARIANTS);
 		if (!which)
 			continue;
-		tr_options(r->dev, &d->c, o->sg.wg, sg, opts, sizeof(opts));
+		tr_options(r->dev, &d->c, o->sg.wg, sg, NULL, opts, sizeof(opts));
 		sgd_build(r, d, "transpose.cl", opts, which, tr_kernels, sg ? o->sg.wg : 256);
 	}
 }
 
-/* The two programs plan builds at --sg b->sg (0: auto) with the default options. */
+/*
+ * The programs plan builds at --sg b->sg (0: auto) with the default options: the shuffle
+ * variant's default shape, the broadcasts (the guide's and shuffle-bcast), local and naive.
+ */
 static void tr_builds(struct bench_builds *b)
 {
+	static const struct { int first, last, sg; bool shape; } progs[] = {
+		{ TR_SHUFFLE, TR_SHUFFLE, 1, true }, { TR_BCAST, TR_BCAST, 1, false },
+		{ TR_LOCAL, TR_NAIVE, 0, false } };
+	struct tr_shape sh = default_shape();
 	struct sgd_opts o;
 	struct sgb_choice c;
-	char err[1024];
+	char err[1024], big[256];
 	bool ok;
 
 	sgd_defaults(&o);
 	o.sg = b->sg;
 	o.sg_given = true;
 	ok = sgd_choose(b->dev, NULL, &o, SGB_NEED_SHUFFLE, b->grf_large, &c, err, sizeof(err));
-	for (int sg = 1; sg >= 0; sg--) {
+	for (size_t i = 0; i < sizeof(progs) / sizeof(progs[0]); i++) {
 		struct bench_build *bb = bench_builds_add(b, "transpose.cl");
-		const char *why = tr_skip(b->dev, &c, sg ? TR_SHUFFLE : TR_LOCAL);
-		for (int v = sg ? TR_SHUFFLE : TR_LOCAL; v <= (sg ? TR_BCAST : TR_NAIVE); v++)
+		int sg = progs[i].sg;
+		const char *why = tr_skip(b->dev, &c, progs[i].first);
+		for (int v = progs[i].first; v <= progs[i].last; v++)
 			bench_build_kernel(bb, tr_kernels[v], tr_names[v], sg ? o.wg : 256,
 					   sg ? "--wg (default 256)" : "the tile's (32 x 8, 16 x 16)");
 		if (!ok && c.backend == SGB_NONE) {
@@ -158,12 +326,15 @@ static void tr_builds(struct bench_builds *b)
 			bb->skip_options = true;
 			continue;
 		}
-		tr_options(b->dev, &c, o.wg, sg, bb->options, sizeof(bb->options));
+		tr_options(b->dev, &c, o.wg, sg, progs[i].shape ? &sh : NULL, bb->options,
+			   sizeof(bb->options));
 		bb->build = sgb_build_json(b->dev, &c);
 		if (!ok)
 			bench_build_skip(bb, "%s", err);
 		else if (why)
 			bench_build_skip(bb, "%s", why);
+		else if (progs[i].shape && shape_skip(&sh, c.width, big, sizeof(big)))
+			bench_build_skip(bb, "%s", big);
 	}
 }
 
@@ -186,10 +357,13 @@ static size_t tr_plan(struct bench_run *r)
 	if (o->sg.variant[TR_GUIDE16])   /* the guide's example first: its own 16 x 16 */
 		sgd_add(&p->d, TR_GUIDE16, 0, 16, tr_matrix_bytes(16), 0);
 	for (size_t i = 0; i < o->n.n; i++)
-		for (int v = TR_SHUFFLE; v < TR_NVAR; v++)
-			if (o->sg.variant[v])
+		for (int v = TR_SHUFFLE; v < TR_NVAR; v++)   /* the shuffle variant: each shape */
+			for (size_t s = 0; o->sg.variant[v] && s < (v == TR_SHUFFLE ? p->n_shapes : 1);
+			     s++) {
 				sgd_add(&p->d, v, (unsigned)i + 1, o->n.v[i], tr_matrix_bytes(o->n.v[i]),
 					(o->sg.seed + i) & INT64_MAX);
+				p->d.items[p->d.n_items - 1].shape = (unsigned)s;
+			}
 	max_n = 16;
 	for (size_t i = 0; i < p->d.n_items; i++)
 		max_n = p->d.items[i].size > max_n ? p->d.items[i].size : max_n;
@@ -201,12 +375,24 @@ static size_t tr_plan(struct bench_run *r)
 static void tr_teardown(struct bench_run *r)
 {
 	struct tr_state *p = r->state;
+	struct tr_opts *o = r->opts;
 
+	for (size_t i = 0; i < p->n_shapes; i++) {
+		struct tr_shape *sh = &p->shape[i];
+		if (sh->k)
+			clReleaseKernel(sh->k);
+		if (sh->prog)
+			clReleaseProgram(sh->prog);
+		json_decref(sh->kernel_json);
+		free(sh->skip);
+		free(sh->fail);
+	}
 	if (p->m16)
 		clReleaseMemObject(p->m16);
 	sgd_teardown(&p->d);
 	free(p);
-	range_free(&((struct tr_opts *)r->opts)->n);
+	range_free(&o->n);
+	range_free(&o->per_sg);
 }
 
 /* ---- launches ---- */
@@ -218,19 +404,31 @@ static cl_int tr_enqueue(void *arg, cl_command_queue q, cl_event *ev)
 	return clEnqueueNDRangeKernel(q, l->k, l->dims, NULL, l->global, l->local, 0, NULL, ev);
 }
 
-/* The launch of variant v on an n x n matrix. */
-static struct tr_launch tr_shape(const struct sgd_state *d, int v, uint64_t n)
+/* 1-D launch of `subgroups` sub-groups of width w, rounded up to whole work-groups of wg. */
+static struct tr_launch tr_sg_launch(cl_kernel k, uint64_t subgroups, unsigned w, unsigned wg)
 {
-	unsigned w = d->c.width, sw = w < 16 ? 16 : w, wg = d->wg;
-	uint64_t sgs = n / 16 * ((n + sw - 1) / sw), items = sgs * w;
+	uint64_t items = subgroups * w;
+
+	return (struct tr_launch){ k, 1, { (size_t)((items + wg - 1) / wg * wg), 1 }, { wg, 1 } };
+}
+
+/* The launch of variant v (shuffle: of shape sh) on an n x n matrix. */
+static struct tr_launch tr_geometry(const struct sgd_state *d, int v, const struct tr_shape *sh,
+				    uint64_t n)
+{
+	unsigned w = d->c.width, sw = w < 16 ? 16 : w;
 
 	switch (v) {
 	case TR_GUIDE16:
 		return (struct tr_launch){ d->k[v], 1, { w, 1 }, { w, 1 } };
-	case TR_SHUFFLE:
-	case TR_BCAST:
-		return (struct tr_launch){ d->k[v], 1, { (size_t)((items + wg - 1) / wg * wg), 1 },
-					   { wg, 1 } };
+	case TR_SHUFFLE: {
+		/* the kernel's sub-group: P tiles down by w / A across */
+		uint64_t t = n / sh->tile, s = w ? w / shape_lanes(sh, w) : 1;
+		return tr_sg_launch(sh->k, (t + sh->per_sg - 1) / sh->per_sg * ((t + s - 1) / s), w,
+				    d->wg);
+	}
+	case TR_BCAST:   /* strips of 16 rows by max(w, 16) columns */
+		return tr_sg_launch(d->k[v], n / 16 * ((n + sw - 1) / sw), w, d->wg);
 	case TR_LOCAL:
 		return (struct tr_launch){ d->k[v], 2,
 					   { (size_t)((n + 31) / 32 * 32), (size_t)((n + 31) / 32 * 8) },
@@ -240,17 +438,22 @@ static struct tr_launch tr_shape(const struct sgd_state *d, int v, uint64_t n)
 	}
 }
 
-/* Shuffle calls per lane per 16 x 16 tile (the kernel header's algorithm). */
-static unsigned tr_shuffles(unsigned w, int v)
+/*
+ * Shuffle calls per lane per tile (the kernel header's algorithms): the shuffle
+ * variant's T x T tile, butterfly E log2(A) / 2 or xor E (A - 1) / A; the
+ * broadcasts' 16 x 16, 256.
+ */
+static unsigned tr_shuffles(unsigned w, int v, const struct tr_shape *sh)
 {
-	unsigned tl = w < 16 ? w : 16, rounds = 0;
+	unsigned a, e, bits = 0;
 
-	if (v == TR_SHUFFLE) {
-		for (unsigned s = 1; s < tl; s <<= 1)
-			rounds++;
-		return rounds * 8 * (16 / tl);
-	}
-	return v == TR_GUIDE16 || v == TR_BCAST ? 256 : 0;
+	if (v != TR_SHUFFLE)
+		return v == TR_GUIDE16 || v == TR_BCAST ? 256 : 0;
+	a = shape_lanes(sh, w);
+	e = shape_words(sh, w);
+	while ((1u << bits) < a)
+		bits++;
+	return sh->exch ? e / a * (a - 1) : e / 2 * bits;
 }
 
 /* Host data of a set: random (the guide's 0..255 for guide16), and the transposed reference. */
@@ -275,7 +478,7 @@ static bool tr_validate(struct bench_run *r, struct tr_state *p, const struct sg
 	struct sgd_state *d = &p->d;
 	bool g16 = a->variant == TR_GUIDE16;
 	cl_mem src = g16 ? p->m16 : d->src, out = g16 ? p->m16 : d->dst;
-	cl_kernel k = d->k[a->variant];
+	cl_kernel k = a->l.k;
 	cl_uint cn = (cl_uint)a->n, info[4];
 
 	if (!sgd_load(r, d, it, tr_fill, err, len) || !sgd_poison(r, d, out, it->bytes, err, len) ||
@@ -299,25 +502,41 @@ static bool tr_validate(struct bench_run *r, struct tr_state *p, const struct sg
 	return true;
 }
 
+/* False (the point skipped or failed with the reason) where the shape cannot run at n. */
+static bool shape_ready(const struct tr_shape *sh, struct bench_point *pt, uint64_t n)
+{
+	if (sh->skip)
+		bench_skip(pt, "%s", sh->skip);
+	else if (sh->fail)
+		bench_fail(pt, "%s", sh->fail);
+	else if (n % sh->tile)
+		bench_skip(pt, "n %llu is not a multiple of the tile %u (the kernel's tiles lie "
+			   "wholly inside the matrix)", (unsigned long long)n, sh->tile);
+	return pt->status == POINT_OK;
+}
+
 static void tr_point(struct bench_run *r, struct bench_point *pt)
 {
 	struct tr_state *p = r->state;
 	const struct sgd_item *it = &p->d.items[pt->index];
 	struct tr_params *a = pt->params;
-	char err[4096];
 	int v = it->variant;
+	const struct tr_shape *sh = v == TR_SHUFFLE ? &p->shape[it->shape] : NULL;
+	char err[4096];
 
-	*a = (struct tr_params){ v, it->size, tr_shape(&p->d, v, it->size), p->d.c, 0,
-				 TR_USES_SG(v) && p->d.c.width ? tr_shuffles(p->d.c.width, v) : 0,
-				 it->seed };
+	*a = (struct tr_params){ v, it->size, tr_geometry(&p->d, v, sh, it->size), p->d.c, 0,
+				 TR_USES_SG(v) && p->d.c.width ? tr_shuffles(p->d.c.width, v, sh) : 0,
+				 it->seed, sh };
 	sgd_ceiling(&p->d, pt, it);   /* every point of a size, skipped ones too, shows its ceiling */
-	if (!sgd_ready(&p->d, pt, v))
+	if (!sgd_ready(&p->d, pt, v) || (sh && !shape_ready(sh, pt, it->size)))
 		return;
 	if (!tr_validate(r, p, it, a, err, sizeof(err)))
 		bench_fail(pt, "%s", err);
-	bench_point_model(pt, &p->d.res[v], (unsigned)(a->l.local[0] * a->l.local[1]),
+	bench_point_model(pt, sh ? &sh->res : &p->d.res[v], (unsigned)(a->l.local[0] * a->l.local[1]),
 			  TR_USES_SG(v) ? (a->seen ? a->seen : p->d.c.width) : 0, v == TR_LOCAL,
 			  a->l.global[0] / a->l.local[0] * (a->l.global[1] / a->l.local[1]));
+	if (sh)
+		pt->extra = json_pack("{sO}", "kernel", sh->kernel_json);
 	if (pt->status != POINT_OK)
 		return;
 	pt->validated = true;
@@ -368,6 +587,11 @@ static json_t *tr_params_json(const struct bench_run *r, const struct bench_poin
 	sgb_params(o, &a->c);
 	json_object_set_new(o, "sg_size_kernel", bench_json_uint0(a->seen));
 	json_object_set_new(o, "shuffles_per_lane_per_tile", bench_json_uint0(a->shuffles));
+	/* the shuffle variant's shape; null for the others */
+	json_object_set_new(o, "tile", a->sh ? json_integer(a->sh->tile) : json_null());
+	json_object_set_new(o, "vec", a->sh ? json_integer(a->sh->vec) : json_null());
+	json_object_set_new(o, "tiles_per_sg", a->sh ? json_integer(a->sh->per_sg) : json_null());
+	json_object_set_new(o, "exchange", a->sh ? json_string(exch_names[a->sh->exch]) : json_null());
 	json_object_set_new(o, "seed", a->variant == TR_GUIDE16 ? json_null()
 								 : json_integer((json_int_t)a->seed));
 	return o;
@@ -378,6 +602,14 @@ static json_t *tr_params_json(const struct bench_run *r, const struct bench_poin
 
 CELL(cell_n) { (void)r; snprintf(b, n, "%llu", (unsigned long long)TA(pt)->n); }
 CELL(cell_variant) { (void)r; snprintf(b, n, "%s", tr_names[TA(pt)->variant]); }
+CELL(cell_shape)
+{
+	(void)r;
+	if (TA(pt)->sh)
+		shape_str(TA(pt)->sh, b, n);
+	else
+		snprintf(b, n, "-");
+}
 CELL(cell_sg)
 {
 	(void)r;
@@ -394,23 +626,90 @@ CELL(cell_vs)
 }
 
 static const struct bench_col tr_cols[] = {
-	{ "n", cell_n }, { "variant", cell_variant }, { "backend", sgd_cell_backend }, { "SG", cell_sg },
+	{ "n", cell_n }, { "variant", cell_variant }, { "shape", cell_shape },
+	{ "backend", sgd_cell_backend }, { "SG", cell_sg },
 	{ "WG", cell_wg }, { "Model occupancy", bench_cell_occupancy },
 	{ "median us", bench_cell_median_us }, { "CV %", bench_cell_cv }, { "GB/s", bench_cell_gbps },
 	{ "ceiling GB/s", bench_cell_ceiling_gbps }, { "of ceiling", bench_cell_of_ceiling },
 	{ "vs local", cell_vs }, { "status", bench_cell_status }, { 0 } };
 
+/* Progress: "n=8192 shuffle 32 v4 x1 butterfly". */
+static void tr_label(const struct bench_run *r, size_t i, char *buf, size_t len)
+{
+	const struct tr_state *p = r->state;
+	const struct sgd_item *it = &p->d.items[i];
+	int off = snprintf(buf, len, "n=%llu %s", (unsigned long long)it->size, tr_names[it->variant]);
+
+	if (it->variant == TR_SHUFFLE && off > 0 && (size_t)off + 1 < len) {
+		buf[off++] = ' ';
+		shape_str(&p->shape[it->shape], buf + off, len - (size_t)off);
+	}
+}
+
+/* The fastest timed shuffle point of a set (NULL: none), and how many shapes the set has. */
+static const struct bench_point *best_shuffle(const struct bench_run *r, unsigned set,
+					      size_t *shapes)
+{
+	const struct tr_state *p = r->state;
+	const struct bench_point *best = NULL;
+
+	*shapes = 0;
+	for (size_t i = 0; i < r->n_points; i++) {
+		const struct bench_point *pt = &r->points[i];
+		if (p->d.items[i].variant != TR_SHUFFLE || p->d.items[i].set != set)
+			continue;
+		++*shapes;
+		if (bench_point_gbps(pt) && (!best || bench_point_gbps(pt) > bench_point_gbps(best)))
+			best = pt;
+	}
+	return best;
+}
+
+/* The fastest shuffle shape at each n, against local memory and the ceiling: "best_shuffle". */
+static int tr_report(struct bench_run *r)
+{
+	const struct tr_opts *o = r->opts;
+	json_t *all = json_array();
+	char shape[64];
+	size_t shapes;
+
+	for (unsigned set = 1; set <= o->n.n; set++) {
+		const struct bench_point *best = best_shuffle(r, set, &shapes);
+		if (!best)
+			continue;
+		const struct tr_params *a = best->params;
+		double gbps = bench_point_gbps(best), vs = sgd_metric(best, "vs_local");
+		double of = gbps / bench_point_ceiling_gbps(best);
+		shape_str(a->sh, shape, sizeof(shape));
+		json_array_append_new(all, json_pack("{sI si si si ss ss sf so sf}",
+						     "n", (json_int_t)a->n, "tile", a->sh->tile,
+						     "vec", a->sh->vec, "tiles_per_sg", a->sh->per_sg,
+						     "exchange", exch_names[a->sh->exch], "shape", shape,
+						     "gbps", gbps,
+						     "vs_local", vs > 0 ? json_real(vs) : json_null(),
+						     "fraction_of_ceiling", of));
+		if (r->co->quiet || shapes < 2)
+			continue;
+		printf("n %llu: fastest shuffle shape %s, %.2f GB/s, %.3f of the ceiling (%s)",
+		       (unsigned long long)a->n, shape, gbps, of, best->ceil_by);
+		printf(vs > 0 ? ", %.3f x local\n" : "\n", vs);
+	}
+	json_object_set_new(r->doc, "best_shuffle", all);
+	return EXIT_OK;
+}
+
 const struct bench_ops transpose_bench = {
 	.name = "transpose",
 	.summary = "shuffle, local-memory and naive matrix transposes",
 	.synopsis = "usage: bench transpose [options]\n"
-		    "  Transposes n x n ints (n a multiple of 16) and compares each way with\n"
-		    "  clEnqueueCopyBuffer of the same bytes; GB/s count bytes read + written:\n"
+		    "  Transposes n x n ints (n a multiple of 16) and compares each way with the\n"
+		    "  copy ceiling of the same bytes; GB/s count bytes read + written:\n"
 		    "    guide16        the guide's example: one 16 x 16 matrix in place, one sub-group,\n"
 		    "                   a broadcast shuffle per value\n"
-		    "    shuffle        sub-groups transposing 16 x 16 tiles in registers by butterfly\n"
-		    "                   shuffles\n"
-		    "    shuffle-bcast  the same tiles by the guide's broadcasts (256 shuffles a tile)\n"
+		    "    shuffle        sub-groups transposing T x T tiles in registers by shuffles,\n"
+		    "                   one point per shape: --tile T, --vec (ints per load),\n"
+		    "                   --tiles-per-sg, --exchange (shown as \"32 v4 x2 xor\")\n"
+		    "    shuffle-bcast  16 x 16 tiles by the guide's broadcasts (256 shuffles a tile)\n"
 		    "    local          32 x 32 tiles through local memory\n"
 		    "    naive          one work-item per element\n",
 	.flags = BENCH_DEVICE | BENCH_SG | BENCH_COLD,
@@ -420,12 +719,13 @@ const struct bench_ops transpose_bench = {
 	.check = tr_check,
 	.params_size = sizeof(struct tr_params),
 	.plan = tr_plan,
-	.label = sgd_label,
+	.label = tr_label,
 	.point = tr_point,
 	.params_json = tr_params_json,
 	.cols = tr_cols,
 	.title = sgd_title,
 	.relate = tr_relate,
+	.report = tr_report,
 	.teardown = tr_teardown,
 	.builds = tr_builds,
 };

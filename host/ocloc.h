@@ -35,6 +35,7 @@ struct ocloc_job {
 	const char *options;         /* ocloc -options (clBuildProgram's options) */
 	char dir[4096];              /* its folder: the log and the binary (set by ocloc_run) */
 	int status;                  /* the exit code; -1: it did not run or was killed */
+	int signal;                  /* the signal that ended it, 0: none */
 	char *log;                   /* ocloc's output (heap), NULL if none */
 	char binary[4200];           /* the zebin written ("": none) */
 };

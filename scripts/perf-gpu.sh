@@ -61,7 +61,11 @@ v1 = doc("v1.json")["points"][0]
 print(f"variant 1 (one int per work-item, local size {v1['params']['wg_size']} by the driver): "
       f"{v1['metrics']['gbps']:.0f} GB/s = {v1['metrics']['gbps'] / best_babel:.3f} x BabelStream Add")
 t = doc("transpose.json")["points"]
-by = {p["params"]["variant"]: p for p in t if p["status"] == "ok"}
+def tname(p):   # the shuffle variant's points by shape ("shuffle 32 v4 x1 butterfly")
+    q = p["params"]
+    return q["variant"] + (f" {q['tile']} v{q['vec']} x{q['tiles_per_sg']} {q['exchange']}"
+                           if q.get("tile") is not None else "")
+by = {tname(p): p for p in t if p["status"] == "ok"}
 for name, p in sorted(by.items()):
     mm = p["metrics"]
     print(f"transpose 8192^2 {name}: {mm['gbps']:.0f} GB/s, {mm.get('fraction_of_ceiling', 0):.3f} of the ceiling"

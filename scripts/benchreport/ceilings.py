@@ -20,15 +20,28 @@ def _width(p):
     return f"width {w}" if w is not None else "width by the driver"
 
 
+def _shape(p):
+    """transpose's shuffle shape ("32 v4 x2 butterfly"), None for other points."""
+    q = p["params"]
+    if q.get("tile") is None:
+        return None
+    return f"{q['tile']} v{q.get('vec')} x{q.get('tiles_per_sg')} {q.get('exchange')}"
+
+
+def _key(p):
+    return (p["params"]["variant"], p["params"]["sg_backend"], p["params"].get("sg_width"),
+            _shape(p))
+
+
 def _series(points, order, uses_sg):
-    """One series per (variant, backend, width), in the benchmark's order of variants."""
+    """One series per (variant, backend, width, shape), in the benchmark's order of variants."""
     keys = []
     for p in points:
-        k = (p["params"]["variant"], p["params"]["sg_backend"], p["params"].get("sg_width"))
+        k = _key(p)
         if k not in keys:
             keys.append(k)
     keys.sort(key=lambda k: (order.index(k[0]) if k[0] in order else len(order), k[1],
-                             k[2] or 0))
+                             k[2] or 0, k[3] or ""))
     variants = []
     for k in keys:
         if k[0] not in variants:
@@ -36,12 +49,12 @@ def _series(points, order, uses_sg):
     out = []
     for k in keys:
         vi = variants.index(k[0])
-        sample = next(p for p in points if (p["params"]["variant"], p["params"]["sg_backend"],
-                                            p["params"].get("sg_width")) == k)
+        sample = next(p for p in points if _key(p) == k)
         detail = (f"{k[1]}, {_width(sample)}" if uses_sg(sample) else "no sub-groups")
         colour = SERIES[vi % len(SERIES)]
         hatch = HATCHES[len([o for o in out if o.key[0] == k[0]]) % len(HATCHES)]
-        out.append(Series(k, f"{k[0]} ({detail})", colour, hatch))
+        name = f"{k[0]} {k[3]}" if k[3] else k[0]
+        out.append(Series(k, f"{name} ({detail})", colour, hatch))
     return out
 
 
@@ -81,8 +94,7 @@ def bar_patch(s):
 def _cell(points, gkey):
     index = {}
     for p in points:
-        index[(gkey(p), p["params"]["variant"], p["params"]["sg_backend"],
-               p["params"].get("sg_width"))] = p
+        index[(gkey(p),) + _key(p)] = p
 
     def cell(g, s):
         return index.get((g,) + s.key)

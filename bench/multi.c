@@ -313,7 +313,7 @@ int bench_multi_run(struct bench_job *j)
 			run_together(m);
 		watch_claim_finish();   /* the watchdog writes no more */
 		m->running = false;
-		rc = worst(m);
+		rc = watch_signal() ? watch_exit_code(watch_signal()) : worst(m);
 		wrc = multi_write(m, NULL, NULL);
 		live = NULL;
 	}

@@ -380,9 +380,11 @@ size_t bench_run_loop(struct bench_run *r)
 		watch_point_start(r);
 		run_point(r, &r->points[i]);
 		watch_point_done(r, i + 1);
+		if (r->sync)
+			multi_sync_point_done(r->sync, r->sync_index);
 	}
 	if (r->sync)
-		multi_sync_leave(r->sync);
+		multi_sync_leave(r->sync, r->sync_index);
 	else if (i == r->n_points)
 		progress(r, r->n_points);
 	return i;

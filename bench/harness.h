@@ -239,6 +239,7 @@ struct bench_run {
 	const struct bench_peers *peers; /* BENCH_PEERS: the devices of the context, else NULL */
 	const char *label;           /* the device's name in a document of several, else NULL */
 	struct bench_sync *sync;     /* devices measured at once (--concurrent), else NULL */
+	unsigned sync_index;         /* this run's place among them */
 	bool together;               /* this run measures at the same time as the others */
 	unsigned watch_slot;         /* bench/watch.c's */
 };

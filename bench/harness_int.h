@@ -83,10 +83,18 @@ bool bench_multi_wanted(const struct bench_job *j);
 int bench_multi_run(struct bench_job *j);
 /* The rendezvous of devices measured at once: every run starts each point together. */
 void multi_sync_point(struct bench_sync *s);
-/* A run's points are over (or a signal stopped it): the others no longer wait for it. */
-void multi_sync_leave(struct bench_sync *s);
-/* A run's timed launches begin (measuring: true) or reach their own targets (false). */
-void multi_sync_measuring(struct bench_sync *s, bool measuring);
+/* Run me's point is over: no run waits for its timings in it. */
+void multi_sync_point_done(struct bench_sync *s, unsigned me);
+/* Run me's points are over (or a signal stopped it): the others no longer wait for it. */
+void multi_sync_leave(struct bench_sync *s, unsigned me);
+/*
+ * Run me begins a timing (its timed launches, after the warm-up): its k-th of the point waits
+ * until every other run still in the point has begun its k-th, so the devices time together.
+ * From then it counts as short of its targets until multi_sync_satisfied.
+ */
+void multi_sync_timing(struct bench_sync *s, unsigned me);
+/* A run's timing reached its own targets (or failed): the others no longer keep on for it. */
+void multi_sync_satisfied(struct bench_sync *s);
 /* Whether another run is measuring and short of its targets (keep the load on). */
 bool multi_sync_others_measuring(struct bench_sync *s);
 

@@ -282,12 +282,10 @@ static size_t locality_plan(struct bench_run *r)
 	size_t n = n_mem * p->n * p->n * n_test;
 	p->gbps = calloc(n ? n : 1, sizeof(double));
 	p->ns = calloc(n ? n : 1, sizeof(double));
-	p->h_out = bench_alloc(p->dev[0].global * 4 > 16 ? p->dev[0].global * 4 : 16);
-	for (size_t i = 1; i < p->n; i++)   /* the largest grid's sums */
-		if (p->dev[i].global > p->dev[0].global) {
-			free(p->h_out);
-			p->h_out = bench_alloc(p->dev[i].global * 4);
-		}
+	size_t most = 0;   /* the largest grid's sums */
+	for (size_t i = 0; i < p->n; i++)
+		most = p->dev[i].global > most ? p->dev[i].global : most;
+	p->h_out = bench_alloc(most * 4);
 	if (!p->gbps || !p->ns)
 		cli_die(EXIT_FAIL, "out of host memory");
 	return n;
@@ -588,6 +586,16 @@ static double median_of(const struct bench_run *r, const double *v, unsigned m, 
 	return st.median;
 }
 
+/* Whether the driver says where every owner's buffer of memory kind m lives. */
+static bool known(const struct loc_state *p, unsigned m)
+{
+	bool all = true;
+
+	for (size_t i = 0; i < p->n; i++)
+		all &= p->buf[m][i].known;
+	return all;
+}
+
 static json_t *pos_or_null(double v)
 {
 	return v > 0 ? json_real(v) : json_null();
@@ -612,12 +620,12 @@ static int locality_report(struct bench_run *r)
 			"remote_over_local_gbps", pos_or_null(lg > 0 && rg > 0 ? rg / lg : 0),
 			"local_ns_per_load", pos_or_null(ln), "remote_ns_per_load", pos_or_null(rn),
 			"remote_over_local_ns", pos_or_null(ln > 0 && rn > 0 ? rn / ln : 0),
-			"placement_known", p->buf[m][0].known));
+			"placement_known", known(p, m)));
 		if (!r->co->quiet)
 			printf("  %-6s  stream GB/s local %.2f, remote %.2f (x%.3f); chase ns/load local %.1f, "
 			       "remote %.1f (x%.3f); placement %s\n", mem_names[m], lg, rg,
 			       lg > 0 ? rg / lg : 0, ln, rn, ln > 0 ? rn / ln : 0,
-			       p->buf[m][0].known ? "known (the driver's query)" : "not known (see the document)");
+			       known(p, m) ? "known (the driver's query)" : "not known (see the document)");
 	}
 	json_object_set_new(r->doc, "locality", sum);
 	return EXIT_OK;

@@ -134,7 +134,7 @@ static bool keep_load(struct bench_run *r, struct bench_point *pt, size_t *cap, 
 	size_t before = pt->n, max = reps_max(r->co, true);
 	bool ok = true;
 
-	multi_sync_measuring(r->sync, false);
+	multi_sync_satisfied(r->sync);
 	while (ok && pt->n < max && multi_sync_others_measuring(r->sync) && !watch_signal())
 		ok = launch_more(r, pt, cap, fn, arg, prep, prep_arg, err, len);
 	if (pt->n > before)
@@ -157,9 +157,9 @@ bool bench_point_measure_prep(struct bench_run *r, struct bench_point *pt, time_
 	pt->n = 0;
 	pt->reps = (struct bench_reps){ 0 };
 	samples_room(pt, 0, cap);
-	if (r->sync)
-		multi_sync_measuring(r->sync, true);
 	ok = time_run(pt->queue ? pt->queue : r->pc.q, fn, arg, co->warmup, 0, NULL, NULL, err, sizeof(err));
+	if (r->sync)   /* the timed launches start with the other devices' (after a failure too) */
+		multi_sync_timing(r->sync, r->sync_index);
 	t0 = time_now_ns();
 	while (ok && stop == STOP_NONE) {
 		ok = launch_more(r, pt, &cap, fn, arg, prep, prep_arg, err, sizeof(err));
@@ -169,7 +169,7 @@ bool bench_point_measure_prep(struct bench_run *r, struct bench_point *pt, time_
 	if (r->sync && ok)
 		ok = keep_load(r, pt, &cap, &stop, fn, arg, prep, prep_arg, err, sizeof(err));
 	else if (r->sync)   /* failed: the others no longer wait for this one */
-		multi_sync_measuring(r->sync, false);
+		multi_sync_satisfied(r->sync);
 	pt->win_t0 = t0;
 	pt->win_t1 = time_now_ns();
 	if (!ok) {

@@ -17,11 +17,15 @@
 /* Releases the runs waiting at the start of a point once every run still looping is there. */
 static void release_if_all(struct bench_sync *s)
 {
-	if (s->parties && s->arrived >= s->parties) {
-		s->arrived = 0;
-		s->round++;
-		pthread_cond_broadcast(&s->cv);
+	if (!s->parties || s->arrived < s->parties)
+		return;
+	s->arrived = 0;
+	s->round++;
+	for (size_t i = 0; i < BENCH_MAX_DEVICES; i++) {
+		s->in_point[i] = s->looping[i];
+		s->calls[i] = 0;
 	}
+	pthread_cond_broadcast(&s->cv);
 }
 
 void multi_sync_point(struct bench_sync *s)
@@ -37,20 +41,51 @@ void multi_sync_point(struct bench_sync *s)
 	pthread_mutex_unlock(&s->mu);
 }
 
-void multi_sync_leave(struct bench_sync *s)
+void multi_sync_point_done(struct bench_sync *s, unsigned me)
 {
 	pthread_mutex_lock(&s->mu);
-	s->parties--;
-	release_if_all(s);
+	s->in_point[me] = false;   /* none waits for its timings in this point any more */
+	pthread_cond_broadcast(&s->cv);
 	pthread_mutex_unlock(&s->mu);
 }
 
-void multi_sync_measuring(struct bench_sync *s, bool measuring)
+void multi_sync_leave(struct bench_sync *s, unsigned me)
 {
-	if (measuring)
-		atomic_fetch_add(&s->measuring, 1);
-	else
-		atomic_fetch_sub(&s->measuring, 1);
+	pthread_mutex_lock(&s->mu);
+	s->looping[me] = s->in_point[me] = false;
+	s->parties--;
+	release_if_all(s);
+	pthread_cond_broadcast(&s->cv);
+	pthread_mutex_unlock(&s->mu);
+}
+
+/* Whether another run still in the point has begun fewer than k timings. */
+static bool behind(const struct bench_sync *s, unsigned me, unsigned k)
+{
+	for (unsigned i = 0; i < BENCH_MAX_DEVICES; i++)
+		if (i != me && s->in_point[i] && s->calls[i] < k)
+			return true;
+	return false;
+}
+
+void multi_sync_timing(struct bench_sync *s, unsigned me)
+{
+	unsigned k;
+
+	pthread_mutex_lock(&s->mu);
+	k = ++s->calls[me];
+	/* short of its targets from now: a run already timing keeps its load on for this one */
+	atomic_fetch_add(&s->measuring, 1);
+	pthread_cond_broadcast(&s->cv);
+	/* the run with the fewest timings begun never waits: no cycle */
+	while (behind(s, me, k) && !watch_signal())
+		pthread_cond_wait(&s->cv, &s->mu);
+	pthread_mutex_unlock(&s->mu);
+}
+
+void multi_sync_satisfied(struct bench_sync *s)
+{
+	atomic_fetch_sub(&s->measuring, 1);
 }
 
 bool multi_sync_others_measuring(struct bench_sync *s)
@@ -188,12 +223,15 @@ static void run_together(struct multi *m)
 	pthread_mutex_init(&m->sync.mu, NULL);
 	pthread_cond_init(&m->sync.cv, NULL);
 	m->sync.parties = (unsigned)n;
+	for (size_t i = 0; i < n; i++)
+		m->sync.looping[i] = m->sync.in_point[i] = true;
 	for (size_t i = 0; i < n; i++) {
 		struct multi_unit *u = &m->u[i];
 		unit_open(m, i);
 		parse(m, u);
 		runs[i] = u->run = bench_run_begin(&u->s, &u->job);
 		u->run->sync = &m->sync;
+		u->run->sync_index = (unsigned)i;
 		u->run->together = true;
 	}
 	for (size_t i = 0; i < n; i++)
@@ -292,6 +330,9 @@ int bench_multi_run(struct bench_job *j)
 	m->co = &j->shared->co;
 	gmtime_r(&now, &tm);
 	strftime(m->started, sizeof(m->started), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	if ((j->ops->flags & BENCH_PEERS) && m->co->concurrent)
+		cli_usage_error("--concurrent: bench %s measures across the devices of one context in "
+				"one run; it has no devices alone to set beside", cli_cmd);
 	bench_outputs_open(m->co);
 	if (m->co->kernels_dir && access(m->co->kernels_dir, R_OK | X_OK) != 0)
 		cli_usage_error("--kernels '%s' is not a readable folder", m->co->kernels_dir);

@@ -10,13 +10,22 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
-/* The rendezvous of runs measured at once (--concurrent). */
+/*
+ * The rendezvous of runs measured at once (--concurrent), each run known by its index: every
+ * run starts each point together, and the timed launches of the k-th timing of a point
+ * (bench_point_measure, after its warm-up) start once every other run still in that point has
+ * reached its own k-th, so the devices' set-up, checks and warm-up, which take their own time,
+ * never leave one device timing alone.
+ */
 struct bench_sync {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	unsigned parties;        /* runs still in their point loops */
 	unsigned arrived;        /* at the start of their next point */
 	unsigned long round;
+	bool looping[BENCH_MAX_DEVICES];   /* in its point loop */
+	bool in_point[BENCH_MAX_DEVICES];  /* running the current point */
+	unsigned calls[BENCH_MAX_DEVICES]; /* timings begun in the current point */
 	atomic_uint measuring;   /* runs timing launches and short of their own targets */
 };
 

@@ -234,7 +234,8 @@ json_t *multi_together_json(const struct multi *m, struct bench_run *const *runs
 	json_object_set_new(o, "devices", labels);
 	json_object_set_new(o, "method", json_string(
 		"each device alone first, in turn (the points with concurrent false), then every device "
-		"at once, a host thread each, each point started together; a device that reaches its "
+		"at once, a host thread each, each point and its timed launches started together; a "
+		"device that reaches its "
 		"own --reps goes on launching, every launch timed, while another is still short of its "
 		"own (at most --max-reps, 1000), so each device's figures are taken under the others' "
 		"load. sum_gbps: the devices' GB/s at once added; alone_sum_gbps: their GB/s alone "

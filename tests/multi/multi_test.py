@@ -216,7 +216,8 @@ def case_concurrent(bench, tmp, args):
             ap = alone.get((d["device"], k))
             check(ap is not None and abs(ap["metrics"]["gbps"] - d["alone_gbps"]) < 1e-9 * d["alone_gbps"],
                   f"point {k} on {d['device']}: alone_gbps is not the alone point's")
-        check(cp["overlap"] is not None and 0 <= cp["overlap"] <= 1, f"point {k}: overlap {cp['overlap']}")
+        # the devices time together: each point's timings start at one rendezvous
+        check(cp["overlap"] is not None and 0.1 < cp["overlap"] <= 1, f"point {k}: overlap {cp['overlap']}")
         check(cp["wall_gbps"] and cp["wall_gbps"] > 0, f"point {k}: wall_gbps {cp['wall_gbps']}")
     print(f"ok: --concurrent on {len(labels)} devices: sums {[round(p['sum_gbps'] or 0, 2) for p in c['points']]} "
           f"GB/s at once, {[round(p['alone_sum_gbps'] or 0, 2) for p in c['points']]} alone")

@@ -13,6 +13,7 @@ extern const struct bench_ops sg_copy_bench;
 extern const struct bench_ops transpose_bench;
 extern const struct bench_ops atomics_bench;
 extern const struct bench_ops latency_bench;
+extern const struct bench_ops locality_bench;
 extern const struct bench_ops report_bench;
 extern const struct bench_ops compare_bench;
 extern const struct bench_ops export_bench;

@@ -377,6 +377,11 @@ static void varying_params(struct cmp_result *c, struct cmp_row *r)
 	size_t at = 0;
 
 	r->params[0] = '\0';
+	if (c->base.several || c->new_.several)   /* the device first: the points of several */
+		at = (size_t)snprintf(r->params, sizeof(r->params), "device=%s%s",
+				      me->device ? me->device : (r->new_ ? c->new_.label : c->base.label),
+				      me->concurrent < 0 ? "" : me->concurrent ? " (at once)" : " (alone)");
+	at = at < sizeof(r->params) ? at : sizeof(r->params) - 1;
 	json_object_foreach(me->params, k, v) {
 		bool ignored = false, varies = false;
 		for (size_t i = 0; cmp_ignored_params[i].key; i++)
@@ -436,11 +441,55 @@ static void match(struct cmp_result *c)
 		varying_params(c, &c->rows[i]);
 }
 
-/* Refuses documents of different devices or drivers unless allowed. */
+/* The devices a document's points name, sorted, as one string (a document of one: its own). */
+static char *device_set(const struct cmp_doc *d)
+{
+	json_t *set = json_array();
+	char *s;
+
+	for (size_t i = 0; i < d->n; i++) {
+		const char *dev = d->pts[i].device ? d->pts[i].device : d->label;
+		bool seen = false;
+		for (size_t k = 0; k < json_array_size(set) && !seen; k++)
+			seen = strcmp(json_string_value(json_array_get(set, k)), dev) == 0;
+		if (!seen)
+			json_array_append_new(set, json_string(dev));
+	}
+	if (!d->n)
+		json_array_append_new(set, json_string(d->label));
+	for (size_t i = 0; i < json_array_size(set); i++)   /* insertion sort, a few names */
+		for (size_t k = i; k > 0 && strcmp(json_string_value(json_array_get(set, k - 1)),
+						   json_string_value(json_array_get(set, k))) > 0; k--) {
+			json_t *a = json_incref(json_array_get(set, k - 1));
+			json_array_set(set, k - 1, json_array_get(set, k));
+			json_array_set_new(set, k, a);
+		}
+	s = json_dumps(set, JSON_COMPACT);
+	json_decref(set);
+	if (!s)
+		cli_die(EXIT_FAIL, "out of host memory");
+	return s;
+}
+
+/*
+ * Refuses documents of different devices or drivers unless allowed; documents of several
+ * devices must hold the same devices.
+ */
 static void same_device(const struct cmp_result *c)
 {
 	const struct cmp_doc *b = &c->base, *n = &c->new_;
+	char *bs = device_set(b), *ns = device_set(n);
+	bool same_set = strcmp(bs, ns) == 0;
 
+	if ((b->several || n->several) && !same_set) {
+		if (!c->o->allow_different_device)
+			cli_die(EXIT_USAGE, "%s and %s hold different devices: %s vs %s; "
+				"--allow-different-device compares the points they share",
+				b->path, n->path, bs, ns);
+		fprintf(stderr, "bench compare: note: different devices: %s -> %s\n", bs, ns);
+	}
+	free(bs);
+	free(ns);
 	if (strcmp(b->device, n->device) == 0 && strcmp(b->platform, n->platform) == 0 &&
 	    strcmp(b->driver, n->driver) == 0)
 		return;
@@ -467,6 +516,10 @@ static int compare_main(void *opts)
 		base_path = baseline_path(o->baseline_dir, &c.new_);
 	cmp_doc_load(&c.base, base_path ? base_path : o->operands.v[0]);
 	same_device(&c);
+	if (c.base.several || c.new_.several) {   /* points matched by their devices too */
+		cmp_doc_keys(&c.base, true);
+		cmp_doc_keys(&c.new_, true);
+	}
 	c.noise_from = c.new_.noise ? &c.new_ : c.base.noise ? &c.base : NULL;
 	match(&c);
 	c.exit_code = c.counts[CMP_REGRESSED] || c.counts[CMP_FAILED] ? EXIT_FAIL : EXIT_OK;

@@ -53,7 +53,10 @@ struct cmp_point {
 	double *samples;           /* time_ns.samples; NULL: the point has no timings */
 	size_t n;
 	double median;             /* time_ns.median, ns */
-	char *key;                 /* benchmark and params less the ignored members */
+	char *key;                 /* benchmark (its device where the comparison has several)
+				    * and params less the ignored members */
+	const char *device;        /* the device it names, in a document of several (else NULL) */
+	int concurrent;            /* --concurrent: 1 measured at once, 0 alone, -1 not said */
 	bool matched;
 };
 
@@ -66,6 +69,8 @@ struct cmp_doc {
 	json_t *noise;             /* its `noise` map, benchmark: percent (a suite's; NULL: none) */
 	struct cmp_point *pts;
 	size_t n;
+	bool several;              /* its points name their devices (a run on several) */
+	char label[512];           /* its device's name as such a document writes it */
 };
 
 /*
@@ -75,6 +80,11 @@ struct cmp_doc {
  */
 void cmp_doc_load(struct cmp_doc *d, const char *path);
 void cmp_doc_free(struct cmp_doc *d);
+/*
+ * The match keys of d's points: with devices (a point's own, or else the document's), where
+ * either document of a comparison holds several; without, as for two of one device each.
+ */
+void cmp_doc_keys(struct cmp_doc *d, bool with_device);
 /* s in lower-case letters and digits, every other run of characters one '-'. */
 void cmp_slug(const char *s, char *out, size_t len);
 /* "nvidia-h100-80gb-hbm3--gpu.json": the baseline file name for a document. */

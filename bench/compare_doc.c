@@ -244,8 +244,11 @@ static void check_times(struct cmp_doc *d, struct cmp_point *p, json_t *t, const
 		bad(d->path, f, "%.17g, but the median of time_ns.samples is %.17g", p->median, st.median);
 }
 
-/* The match key: the benchmark and its params without the ignored members, keys sorted. */
-static char *point_key(const char *bench, json_t *params)
+/*
+ * The match key: the benchmark, its device where several are compared (its name and, for a
+ * run with --concurrent, alone or at once), its params without the ignored members, keys sorted.
+ */
+static char *point_key(const char *bench, const char *device, int together, json_t *params)
 {
 	json_t *c = json_copy(params);
 	char *dump, *key;
@@ -254,7 +257,8 @@ static char *point_key(const char *bench, json_t *params)
 		json_object_del(c, cmp_ignored_params[i].key);
 	dump = json_dumps(c, JSON_COMPACT | JSON_SORT_KEYS);
 	json_decref(c);
-	if (!dump || asprintf(&key, "%s\n%s", bench, dump) < 0)
+	if (!dump || asprintf(&key, "%s\n%s%s\n%s", bench, device ? device : "",
+			      together < 0 ? "" : together ? " (at once)" : " (alone)", dump) < 0)
 		cli_die(EXIT_FAIL, "out of host memory");
 	free(dump);
 	return key;
@@ -297,7 +301,24 @@ static void check_point(struct cmp_doc *d, size_t i, const char *doc_bench)
 		snprintf(f, sizeof(f), "%s.measured.resident_wg", at);
 		member(d->path, f, v, "resident_wg", JSON_INTEGER, false);
 	}
-	p->key = point_key(p->bench, p->params);
+	snprintf(f, sizeof(f), "%s.device", at);
+	if ((p->device = string_member(d->path, f, pt, "device", false)))
+		d->several = true;
+	snprintf(f, sizeof(f), "%s.concurrent", at);
+	v = member(d->path, f, pt, "concurrent", JSON_TRUE, false);
+	p->concurrent = v ? json_is_true(v) : -1;
+	p->key = point_key(p->bench, NULL, -1, p->params);
+}
+
+void cmp_doc_keys(struct cmp_doc *d, bool with_device)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		struct cmp_point *p = &d->pts[i];
+		free(p->key);
+		p->key = with_device ? point_key(p->bench, p->device ? p->device : d->label, p->concurrent,
+						 p->params)
+				     : point_key(p->bench, NULL, -1, p->params);
+	}
 }
 
 void cmp_doc_load(struct cmp_doc *d, const char *path)
@@ -320,6 +341,7 @@ void cmp_doc_load(struct cmp_doc *d, const char *path)
 	d->device = string_member(path, "device.name", dev, "name", true);
 	d->platform = string_member(path, "device.platform", dev, "platform", true);
 	d->driver = string_member(path, "device.driver_version", dev, "driver_version", true);
+	snprintf(d->label, sizeof(d->label), "%s (%s)", d->device, d->platform);
 	if ((v = member(path, "host", d->root, "host", JSON_OBJECT, false)))
 		d->hostname = string_member(path, "host.hostname", v, "hostname", false);
 	d->timestamp = string_member(path, "timestamp", d->root, "timestamp", false);

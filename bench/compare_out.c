@@ -196,6 +196,10 @@ static json_t *row_json(const struct cmp_row *r)
 	json_t *j = json_object();
 
 	json_object_set_new(j, "benchmark", json_string(me->bench));
+	if (me->device)
+		json_object_set_new(j, "device", json_string(me->device));
+	if (me->concurrent >= 0)
+		json_object_set_new(j, "concurrent", json_boolean(me->concurrent));
 	json_object_set(j, "params", me->params);
 	json_object_set_new(j, "verdict", json_string(cmp_verdict_name(r->verdict)));
 	json_object_set_new(j, "notes", json_string(r->notes));

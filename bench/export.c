@@ -197,7 +197,10 @@ static bool name_value(json_t *v, char *buf, size_t len)
 	return true;
 }
 
-/* benchmark.variant/param=value/...: the params compare matches on, in their order. */
+/*
+ * benchmark.variant/param=value/...: the params compare matches on, in their order, after the
+ * device (and alone or at once) of a point of a run on several devices.
+ */
 static void test_name(const struct cmp_point *p, char *buf, size_t len)
 {
 	json_t *var = json_object_get(p->params, "variant"), *v;
@@ -208,6 +211,14 @@ static void test_name(const struct cmp_point *p, char *buf, size_t len)
 	at = (size_t)snprintf(buf, len, "%s", p->bench);
 	if (var && name_value(var, val, sizeof(val)))
 		at += (size_t)snprintf(buf + at, len - at, ".%s", val);
+	if (p->device) {   /* a run on several devices: the device, and alone or at once */
+		char slug[256];
+		cmp_slug(p->device, slug, sizeof(slug));
+		at += (size_t)snprintf(buf + at, len - at, "/device=%s", slug);
+		at = at < len ? at : len - 1;
+	}
+	if (p->concurrent >= 0 && at + 20 < len)
+		at += (size_t)snprintf(buf + at, len - at, "/concurrent=%s", p->concurrent ? "true" : "false");
 	json_object_foreach(p->params, k, v) {
 		bool skip = strcmp(k, "variant") == 0 || !name_value(v, val, sizeof(val));
 		for (size_t i = 0; !skip && cmp_ignored_params[i].key; i++)

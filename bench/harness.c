@@ -36,6 +36,16 @@ static void parse_ci_width(void *base, const char *arg)
 	((struct common_opts *)base)->ci_width_pct = parse_positive("ci-width", arg, 100);
 }
 
+static void parse_sub_devices(void *base, const char *arg)
+{
+	struct common_opts *co = base;
+	char err[512];
+
+	if (!dev_part_parse(arg, &co->part, err, sizeof(err)))
+		cli_usage_error("--sub-devices %s", err);
+	co->sub_devices = arg;
+}
+
 static void parse_sg_backend(void *base, const char *arg)
 {
 	enum sgb_backend b;
@@ -56,7 +66,17 @@ static void parse_cache(void *base, const char *arg)
 
 #define CO(f) offsetof(struct common_opts, f)
 static const struct cli_opt common_cli[] = {
-	{ "device", "SPEC", CLI_STR, CO(device), .help = "index, platform:device, or name substring (env BENCH_DEVICE)" },
+	{ "device", "SPEC", CLI_STR, CO(device),
+	  .help = "index, platform:device, or name substring (env BENCH_DEVICE); all,\n"
+		  "gpu, cpu or a comma-separated list: each of those devices in turn,\n"
+		  "one document holding every device's points" },
+	{ "sub-devices", "numa|equally:N|counts:A,B", CLI_FN, 0, .fn = parse_sub_devices,
+	  .help = "partition each device (clCreateSubDevices) and run on every\n"
+		  "sub-device: numa (affinity domain: the stacks of an Intel GPU in\n"
+		  "COMPOSITE mode), equally:N or counts:A,B,... compute units" },
+	{ "concurrent", NULL, CLI_FLAG, CO(concurrent),
+	  .help = "run on each device alone, then on all at once (a host thread\n"
+		  "each): per-device figures, the aggregate, and the sum alone" },
 	{ "reps", "N", CLI_UINT, CO(reps), 1, 100000, .help = "timed launches per point (1..100000, default 10)" },
 	{ "warmup", "N", CLI_UINT, CO(warmup), 0, 1000, .help = "untimed launches before them (0..1000, default 2)" },
 	{ "json", "FILE", CLI_STR, CO(json_path), .help = "write the results document (results/README.md)" },
@@ -367,20 +387,34 @@ void bench_set_run_hook(bench_run_hook fn, void *arg)
 	run_hook_arg = arg;
 }
 
-/* The point loop; returns the number of points completed (fewer when a signal came). */
-static size_t loop_points(struct bench_run *r)
+/*
+ * The point loop; returns the number of points completed (fewer when a signal came). Runs
+ * measured at once start each point, and its timed launches, together (bench/multi.c's
+ * rendezvous), and print no progress line (several threads would draw over each other).
+ */
+size_t bench_run_loop(struct bench_run *r)
 {
-	for (size_t i = 0; i < r->n_points; i++) {
+	size_t i;
+
+	for (i = 0; i < r->n_points; i++) {
+		if (r->sync)
+			multi_sync_point(r->sync);
 		if (watch_signal())
-			return i;
+			break;
 		r->points[i].index = i;
-		progress(r, i);
-		watch_point_start();
+		if (!r->sync)
+			progress(r, i);
+		watch_point_start(r);
 		run_point(r, &r->points[i]);
-		watch_point_done(i + 1);
+		watch_point_done(r, i + 1);
+		if (r->sync)
+			multi_sync_point_done(r->sync, r->sync_index);
 	}
-	progress(r, r->n_points);
-	return r->n_points;
+	if (r->sync)
+		multi_sync_leave(r->sync, r->sync_index);
+	else if (i == r->n_points)
+		progress(r, r->n_points);
+	return i;
 }
 
 /* The shared settings a run measured with, typed: the document's `settings`. */
@@ -437,52 +471,67 @@ static int run_views(struct bench_run *r, size_t done, int sig)
 	return rc;
 }
 
-int bench_run_job(struct bench_session *s, struct bench_job *j, json_t **doc)
+struct bench_run *bench_run_begin(struct bench_session *s, struct bench_job *j)
 {
-	struct bench_run run = { .ops = j->ops, .opts = j->opts, .co = &j->shared->co, .sess = s,
-				 .dev = s->dev, .pc = s->pc, .model = s->model };
-	struct bench_run *r = &run;
-	int rc = EXIT_OK, rrc, sig;
-	size_t done, n;
+	struct bench_run *r = bench_alloc(sizeof(*r));
+	size_t n;
 	double t0 = mono_ns();
 
+	*r = (struct bench_run){ .ops = j->ops, .opts = j->opts, .co = &j->shared->co, .sess = s,
+				 .dev = s->dev, .pc = s->pc, .model = s->model, .peers = s->peers,
+				 .label = s->label };
 	r->cold = r->co->cache == BENCH_CACHE_COLD ||
 		  (r->co->cache == BENCH_CACHE_ROW && (r->ops->flags & BENCH_COLD) &&
 		   (r->dev->type & CL_DEVICE_TYPE_GPU));
 	r->phase_ns[PHASE_SESSION] = s->open_ns;   /* the first run's; 0 for later ones */
 	s->open_ns = 0;
 	r->doc = run_doc(r);
-	watch_run(r);
+	watch_run_add(r);
 	r->cols = r->ops->cols;
 	n = r->ops->plan(r);
 	phase(r, PHASE_PLAN, &t0);
 	r->points = bench_alloc((n ? n : 1) * sizeof(*r->points));
 	memset(r->points, 0, (n ? n : 1) * sizeof(*r->points));
 	r->n_points = n;
-	done = loop_points(r);
-	t0 = mono_ns();
+	return r;
+}
+
+int bench_run_end(struct bench_run *r, size_t done, json_t **doc)
+{
+	int rc = EXIT_OK, rrc, sig;
+	double t0 = mono_ns();
+
 	watch_claim_finish();
 	sig = watch_signal();
 	rrc = run_views(r, done, sig);
 	phase(r, PHASE_VIEWS, &t0);
 	json_object_set_new(r->doc, "phases_s", phases_json(r));
-	json_object_set_new(r->doc, "time_origin", harness_origin_json(s));
+	json_object_set_new(r->doc, "time_origin", harness_origin_json(r->sess));
 	if (r->n_failed) {
-		fprintf(stderr, "bench %s: %u of %zu points failed (see their status and reason)\n",
-			cli_cmd, r->n_failed, r->n_points);
+		fprintf(stderr, "bench %s: %u of %zu points failed%s%s (see their status and reason)\n",
+			cli_cmd, r->n_failed, r->n_points, r->label ? " on " : "", r->label ? r->label : "");
 		rc = EXIT_FAIL;
 	}
 	if (done < r->n_points) {
-		fprintf(stderr, "bench %s: interrupted by %s: the results of the %zu points completed "
-			"are written\n", cli_cmd, watch_sig_name(sig), done);
+		fprintf(stderr, "bench %s: interrupted by %s: the results of the %zu points completed%s%s "
+			"are written\n", cli_cmd, watch_sig_name(sig), done, r->label ? " on " : "",
+			r->label ? r->label : "");
 		rc = watch_exit_code(sig);
 	}
 	if (r->ops->teardown)
 		r->ops->teardown(r);
 	run_free(r);
-	watch_run(NULL);
+	watch_run_remove(r);
 	*doc = r->doc;
+	free(r);
 	return rc != EXIT_OK ? rc : rrc;
+}
+
+int bench_run_job(struct bench_session *s, struct bench_job *j, json_t **doc)
+{
+	struct bench_run *r = bench_run_begin(s, j);
+
+	return bench_run_end(r, bench_run_loop(r), doc);
 }
 
 /* A single benchmark's run: its outputs reserved, the session, the run, the outputs written. */
@@ -494,6 +543,8 @@ static int run_points(struct bench_job *j)
 	int rc, wrc;
 	double t0 = mono_ns();
 
+	if (bench_multi_wanted(j))
+		return bench_multi_run(j);
 	bench_outputs_open(co);
 	bench_session_open(&s, co);
 	s.open_ns = mono_ns() - t0;
@@ -520,6 +571,11 @@ static void shared_check(const struct common_opts *co)
 				"more up to --max-reps", co->max_reps, co->reps);
 	if (co->require && !co->require[0])
 		cli_usage_error("--require-device '': give gpu, cpu or a device or platform name");
+	if (co->concurrent && !co->sub_devices && !dev_spec_is_set(co->device))
+		cli_usage_error("--concurrent runs several devices at once: give --device all, gpu, cpu "
+				"or a comma-separated list, or --sub-devices (--device is %s%s%s)",
+				co->device ? "'" : "", co->device ? co->device : "not given",
+				co->device ? "'" : "");
 }
 
 void bench_job_parse(struct bench_job *j, const struct bench_ops *ops, int argc, char **argv)
@@ -529,6 +585,8 @@ void bench_job_parse(struct bench_job *j, const struct bench_ops *ops, int argc,
 
 	memset(j, 0, sizeof(*j));
 	j->ops = ops;
+	j->argc = argc;
+	j->argv = argv;
 	j->opts = bench_alloc(ops->opts_size ? ops->opts_size : 1);
 	memset(j->opts, 0, ops->opts_size ? ops->opts_size : 1);
 	j->shared = ops->main && (ops->flags & BENCH_DEVICE)
@@ -702,10 +760,16 @@ void bench_host_fits(const struct bench_run *r, uint64_t host_bytes, uint64_t de
 cl_kernel bench_build(struct bench_run *r, const char *file, const char *kname, const char *options,
 		      cl_program *prog, char **log)
 {
+	return bench_build_pc(&r->pc, file, kname, options, prog, log);
+}
+
+cl_kernel bench_build_pc(struct prog_ctx *pc, const char *file, const char *kname,
+			 const char *options, cl_program *prog, char **log)
+{
 	char err[16384];
 	cl_kernel k = NULL;
 
-	*prog = prog_build(&r->pc, file, options, log, err, sizeof(err));
+	*prog = prog_build(pc, file, options, log, err, sizeof(err));
 	if (!*prog || !(k = prog_kernel(*prog, kname, err, sizeof(err))))
 		cli_die(EXIT_FAIL, "%s", err);
 	return k;

@@ -20,6 +20,13 @@
 struct bench_run;
 struct bench_point;
 struct bench_builds;
+struct bench_sync;
+
+/* The most devices (or sub-devices) one run measures on. */
+#define BENCH_MAX_DEVICES 16
+/* A device's name in a document of several: "NAME (PLATFORM)", then " #2" for a second root
+ * device of that name and platform, ", sub-device K (SPEC)" for a sub-device. */
+#define BENCH_LABEL_LEN 400
 
 /* Options shared by every benchmark that runs kernels. */
 struct common_opts {
@@ -42,6 +49,9 @@ struct common_opts {
 	unsigned grf;            /* --grf (BENCH_SG): 0 small, 1 large (Intel GPUs) */
 	unsigned cache;          /* --cache: enum bench_cache */
 	uint64_t llc;            /* --llc: the last-level cache's bytes, 0: the device's figure */
+	const char *sub_devices; /* --sub-devices: partition each device, run on every part */
+	struct dev_part part;    /* --sub-devices parsed (kind DEV_PART_NONE: not given) */
+	bool concurrent;         /* --concurrent: the devices alone, then all at once */
 };
 
 /* The cache state each timed launch starts from (--cache). */
@@ -69,9 +79,21 @@ enum bench_flags {
 	BENCH_DEVICE = 1 << 0,   /* runs kernels: the common options, a session and the point loop */
 	BENCH_SG = 1 << 1,       /* runs sub-group code: takes --sg-backend */
 	BENCH_OPERANDS = 1 << 2, /* takes operands: a struct cli_operands at operands_off in its options */
-	BENCH_COLD = 1 << 3,     /* on a GPU, timed launches start from an evicted cache unless
+	BENCH_PEERS = 1 << 3,    /* runs on two or more devices of one context (r->peers) */
+	BENCH_COLD = 1 << 4,     /* on a GPU, timed launches start from an evicted cache unless
 				  * --cache warm (the L2 holds a varying share of a working set
 				  * near its size from one launch to the next) */
+};
+
+/*
+ * The devices of one OpenCL context a BENCH_PEERS row measures across (bench locality):
+ * pc[i] is device i's queue in the shared context (pc[0] is the run's own r->pc), label[i]
+ * its name in the document.
+ */
+struct bench_peers {
+	size_t n;
+	struct prog_ctx pc[BENCH_MAX_DEVICES];
+	const char *label[BENCH_MAX_DEVICES];
 };
 
 /* One column of a benchmark's text table: a heading and how to draw a point's cell. */
@@ -130,6 +152,7 @@ enum bench_stop {
 	STOP_CI,         /* the median's 95 % interval within --ci-width (after --min-time) */
 	STOP_MIN_TIME,   /* --min-time spent (with the interval within --ci-width, if given) */
 	STOP_MAX_REPS,   /* --max-reps reached before the targets */
+	STOP_DEVICES,    /* --concurrent: targets met, then on while other devices measured */
 };
 
 struct bench_reps {
@@ -166,6 +189,12 @@ struct bench_point {
 				      * (in the same allocation; NULL: not recorded) */
 	size_t n;
 	struct bench_reps reps;      /* how many timed launches, and why no more (the harness's) */
+	double win_t0, win_t1;       /* host monotonic ns of the first timed launch's start and the
+				      * last one's end (the overlap of devices measured at once) */
+	cl_command_queue queue;      /* where the harness times it (NULL: the run's r->pc.q); a
+				      * BENCH_PEERS row times on another device of the context */
+	const char *device;          /* the device it ran on, in a document of several (a label;
+				      * NULL: the run's); a BENCH_PEERS row sets the device it ran on */
 	struct stats time;           /* of dev_ns */
 	bool noisy;                  /* CV above --noisy-cv */
 	size_t note_id;              /* its note's number under the table, 0: none */
@@ -211,6 +240,9 @@ struct bench_session {
 	 */
 	int (*write_now)(struct bench_session *s, struct bench_run *r);
 	void *owner;                    /* for write_now */
+	const char *label;              /* the device's name in a document of several (NULL: one) */
+	const struct bench_peers *peers;/* a BENCH_PEERS run's devices (NULL: others) */
+	bool concurrent;                /* a --concurrent run: points say whether they ran alone */
 };
 
 /* The state of one run of one benchmark. */
@@ -231,6 +263,12 @@ struct bench_run {
 	struct bench_ceiling *ceil;  /* the copy ceilings measured (bench/ceiling.c) */
 	double phase_ns[6];          /* where the run's time went (enum bench_phase) */
 	bool cold;                   /* --cache resolved: evict before every timed launch */
+	const struct bench_peers *peers; /* BENCH_PEERS: the devices of the context, else NULL */
+	const char *label;           /* the device's name in a document of several, else NULL */
+	struct bench_sync *sync;     /* devices measured at once (--concurrent), else NULL */
+	unsigned sync_index;         /* this run's place among them */
+	bool together;               /* this run measures at the same time as the others */
+	unsigned watch_slot;         /* bench/watch.c's */
 };
 
 /* The phases of a run, timed on the host and recorded as the document's `phases_s`. */
@@ -281,6 +319,8 @@ int bench_run_main(const struct bench_ops *ops, int argc, char **argv);
 /* A row's arguments parsed and checked, ready to run (bench_run_main; bench suite's entries). */
 struct bench_job {
 	const struct bench_ops *ops;
+	int argc;                    /* what was parsed (a run on several devices parses it again */
+	char **argv;                 /* for each device: a run may change its options) */
 	void *opts;                  /* its options (opts_size bytes) */
 	struct bench_shared own;     /* the shared options, where its options do not embed them */
 	struct bench_shared *shared; /* &own, or inside opts (shared_off) */
@@ -316,6 +356,14 @@ void bench_session_close(struct bench_session *s);
  * completed in *doc).
  */
 int bench_run_job(struct bench_session *s, struct bench_job *j, json_t **doc);
+/*
+ * A run in three steps, for runs on several devices at once: begin (the document, plan;
+ * main thread, may exit), loop (the points; any thread), end (views, teardown; main thread).
+ * bench_run_job is the three in a row.
+ */
+struct bench_run *bench_run_begin(struct bench_session *s, struct bench_job *j);
+size_t bench_run_loop(struct bench_run *r);
+int bench_run_end(struct bench_run *r, size_t done, json_t **doc);
 /* Prints a row's usage: synopsis, its options, then the shared ones. */
 void bench_usage(const struct bench_ops *ops, FILE *f);
 
@@ -420,6 +468,9 @@ const char *bench_wg_note(unsigned wg, const struct kernel_res *res, char *buf, 
 /* Builds kernel kname of file with options; exits 1 naming the error and the build log. */
 cl_kernel bench_build(struct bench_run *r, const char *file, const char *kname, const char *options,
 		      cl_program *prog, char **log);
+/* The same for the device of pc (a BENCH_PEERS row's other devices: r->peers->pc[i]). */
+cl_kernel bench_build_pc(struct prog_ctx *pc, const char *file, const char *kname,
+			 const char *options, cl_program *prog, char **log);
 /* A point's params: the row's own, and "cache": "cold" with --cache cold (views.c). */
 json_t *harness_params_json(const struct bench_run *r, const struct bench_point *pt);
 /* The last-level cache's bytes: --llc, else the device's figure (chase_llc); its source. */

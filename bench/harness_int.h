@@ -15,11 +15,11 @@ json_t *harness_origin_json(const struct bench_session *s);
 
 /* ---- measure.c ---- */
 /*
- * --cache cold: evicts the device's cache before a timed command, waiting for it where
- * wait (exit 1 naming the driver's error). The flush kernel and its scratch buffer are
+ * --cache cold: evicts the cache of q's device (of the run's context) before a timed
+ * command, waiting for it where wait (exit 1 naming the driver's error). The flush kernel and its scratch buffer are
  * made at the first call and released by harness_cache_free.
  */
-void harness_cache_flush(struct bench_run *r, bool wait);
+void harness_cache_flush(struct bench_run *r, cl_command_queue q, bool wait);
 void harness_cache_free(struct bench_session *s);
 /* A time_enqueue_fn that flushes the cache, then enqueues inner (whose event it returns). */
 struct harness_cold_cmd {
@@ -42,20 +42,24 @@ void harness_print_table(struct bench_run *r, size_t n);
 /* Blocks SIGINT and SIGTERM in every thread and starts the watchdog of the session. */
 void watch_start(struct bench_session *s);
 void watch_stop(void);
-/* The run in flight (NULL: none, between runs); its points start from 0. */
-void watch_run(struct bench_run *r);
+/*
+ * A run begins (its points start from 0) or ends; several may be in flight at once
+ * (--concurrent), each watched for --timeout, each written when the process must end.
+ */
+void watch_run_add(struct bench_run *r);
+void watch_run_remove(struct bench_run *r);
 /* The first signal taken (0: none), its name and exit code (128 + signal). */
 int watch_signal(void);
 const char *watch_sig_name(int sig);
 int watch_exit_code(int sig);
-/* A point starts; `done` points are complete. */
-void watch_point_start(void);
-void watch_point_done(size_t done);
+/* A point of r starts; `done` points of r are complete. */
+void watch_point_start(struct bench_run *r);
+void watch_point_done(struct bench_run *r, size_t done);
 /* Marks the document interrupted: by what, and how far the run came. */
 void harness_mark_interrupted(struct bench_run *r, const char *by, size_t done);
 /*
- * Claims the writing of the outputs for the main thread; where the watchdog has it (it
- * writes and ends the process) the main thread waits for that.
+ * Claims the writing of the outputs for the main thread (again, while it holds it: true);
+ * where the watchdog has it (it writes and ends the process) the main thread waits for that.
  */
 bool watch_claim_finish(void);
 /*
@@ -63,5 +67,50 @@ bool watch_claim_finish(void);
  * signal came: the caller writes what it has and stops.
  */
 bool watch_release_finish(void);
+
+/* ---- session.c: the devices of a run on several ---- */
+/* The devices a run on several measures on: roots, or the sub-devices made of them. */
+struct bench_devset {
+	struct dev_list devs;                        /* every device found */
+	struct dev_info subs[BENCH_MAX_DEVICES];     /* --sub-devices: the parts */
+	size_t n_subs;
+	const struct dev_info *dev[BENCH_MAX_DEVICES];
+	char label[BENCH_MAX_DEVICES][BENCH_LABEL_LEN];
+	size_t n;
+};
+/*
+ * Selects the devices of co (--device all|gpu|cpu|LIST or one, --require-device,
+ * --sub-devices); peers: the devices of one platform a BENCH_PEERS row needs (at least
+ * two: exit 77 naming why there are none). Exits 2 for a bad spec or a partition a device
+ * does not offer, 77 where there is no such device.
+ */
+void bench_devset_open(struct bench_devset *ds, const struct common_opts *co, bool peers);
+void bench_devset_close(struct bench_devset *ds);
+/* Opens a session on one device of a set: context, queue, model (the watchdog runs). */
+void harness_unit_open(struct bench_session *s, const struct common_opts *co,
+		       const struct dev_info *d, const char *label);
+void harness_unit_close(struct bench_session *s);
+
+/* ---- multi.c: runs on several devices ---- */
+/* Whether the job runs on several devices (a set spec, --sub-devices, --concurrent, BENCH_PEERS). */
+bool bench_multi_wanted(const struct bench_job *j);
+/* Runs the job on every device of its set, writes the one document; the exit code. */
+int bench_multi_run(struct bench_job *j);
+/* The rendezvous of devices measured at once: every run starts each point together. */
+void multi_sync_point(struct bench_sync *s);
+/* Run me's point is over: no run waits for its timings in it. */
+void multi_sync_point_done(struct bench_sync *s, unsigned me);
+/* Run me's points are over (or a signal stopped it): the others no longer wait for it. */
+void multi_sync_leave(struct bench_sync *s, unsigned me);
+/*
+ * Run me begins a timing (its timed launches, after the warm-up): its k-th of the point waits
+ * until every other run still in the point has begun its k-th, so the devices time together.
+ * From then it counts as short of its targets until multi_sync_satisfied.
+ */
+void multi_sync_timing(struct bench_sync *s, unsigned me);
+/* A run's timing reached its own targets (or failed): the others no longer keep on for it. */
+void multi_sync_satisfied(struct bench_sync *s);
+/* Whether another run is measuring and short of its targets (keep the load on). */
+bool multi_sync_others_measuring(struct bench_sync *s);
 
 #endif

@@ -17,8 +17,8 @@ static const struct bench_ops list_bench = {
 
 static const struct bench_ops *const benches[] = {
 	&list_bench, &info_bench, &vecadd_bench, &model_bench, &occupancy_bench, &sg_info_bench,
-	&sg_copy_bench, &transpose_bench, &atomics_bench, &latency_bench, &compile_bench,
-	&compare_bench, &export_bench, &report_bench, &validate_bench, &suite_bench,
+	&sg_copy_bench, &transpose_bench, &atomics_bench, &latency_bench, &locality_bench,
+	&compile_bench, &compare_bench, &export_bench, &report_bench, &validate_bench, &suite_bench,
 };
 #define N_BENCHES (sizeof(benches) / sizeof(benches[0]))
 

@@ -46,12 +46,12 @@ static bool ci_within(const double *x, size_t n, double pct)
 	return lo >= st.median * (1 - pct / 100) && hi <= st.median * (1 + pct / 100);
 }
 
-/* The most timed launches of a point. */
-static size_t reps_max(const struct common_opts *co)
+/* The most timed launches of a point (measured at once with other devices: --max-reps). */
+static size_t reps_max(const struct common_opts *co, bool together)
 {
 	size_t max;
 
-	if (co->min_time_s <= 0 && co->ci_width_pct <= 0)
+	if (co->min_time_s <= 0 && co->ci_width_pct <= 0 && !together)
 		return co->reps;
 	max = co->max_reps ? co->max_reps : BENCH_MAX_REPS_DEFAULT;
 	return max > co->reps ? max : co->reps;
@@ -68,7 +68,7 @@ static enum bench_stop stop_now(const struct common_opts *co, const struct bench
 
 	if (co->min_time_s <= 0 && co->ci_width_pct <= 0)
 		return STOP_REPS;
-	if (n >= reps_max(co))
+	if (n >= reps_max(co, false))
 		return STOP_MAX_REPS;
 	if (n < *next)
 		return STOP_NONE;
@@ -112,7 +112,7 @@ static bool cache_make(struct bench_run *r, struct bench_session *s, char *err, 
 			     PROG_ARG(s->flush_vecs));
 }
 
-void harness_cache_flush(struct bench_run *r, bool wait)
+void harness_cache_flush(struct bench_run *r, cl_command_queue q, bool wait)
 {
 	struct bench_session *s = r->sess;
 	size_t wg = r->dev->max_wg < 256 ? r->dev->max_wg : 256;
@@ -125,9 +125,9 @@ void harness_cache_flush(struct bench_run *r, bool wait)
 	if (items > s->flush_vecs)
 		items = (size_t)s->flush_vecs;
 	items = (items + wg - 1) / wg * wg;
-	if (!CL_CHECK(clEnqueueNDRangeKernel(r->pc.q, s->flush_k, 1, NULL, &items, &wg, 0, NULL, NULL),
+	if (!CL_CHECK(clEnqueueNDRangeKernel(q, s->flush_k, 1, NULL, &items, &wg, 0, NULL, NULL),
 		      err, sizeof(err)) ||
-	    (wait && !CL_CHECK(clFinish(r->pc.q), err, sizeof(err))))
+	    (wait && !CL_CHECK(clFinish(q), err, sizeof(err))))
 		cli_die(EXIT_FAIL, "driver: evicting the cache (--cache cold): %s", err);
 }
 
@@ -150,7 +150,7 @@ cl_int harness_enqueue_cold(void *arg, cl_command_queue q, cl_event *ev)
 {
 	struct harness_cold_cmd *c = arg;
 
-	harness_cache_flush(c->r, false);
+	harness_cache_flush(c->r, q, false);
 	return c->inner(c->arg, q, ev);
 }
 
@@ -159,15 +159,16 @@ static bool timed_launch(struct bench_run *r, struct bench_point *pt, time_enque
 			 bench_prep_fn prep, void *prep_arg, char *err, size_t len)
 {
 	struct bench_session *s = r->sess;
+	cl_command_queue q = pt->queue ? pt->queue : r->pc.q;
 	size_t i = pt->n;
 	int64_t host = s->have_origin ? 0 : unix_ns();
 	uint64_t start;
 
 	if (prep && !prep(r, prep_arg, (unsigned)i, err, len))
 		return false;
-	if (r->cold)
-		harness_cache_flush(r, true);   /* waited for: wall_ns is the launch's alone */
-	if (!time_once(r->pc.q, fn, arg, &pt->dev_ns[i], &pt->wall_ns[i], &start, err, len))
+	if (r->cold)   /* waited for: wall_ns is the launch's alone */
+		harness_cache_flush(r, q, true);
+	if (!time_once(q, fn, arg, &pt->dev_ns[i], &pt->wall_ns[i], &start, err, len))
 		return false;
 	if (!s->have_origin) {
 		s->have_origin = true;
@@ -179,6 +180,39 @@ static bool timed_launch(struct bench_run *r, struct bench_point *pt, time_enque
 						    : -(double)(s->origin_dev_ns - start);
 	pt->n++;
 	return true;
+}
+
+/* One more timed launch, the samples grown to hold it (at most the most a point takes). */
+static bool launch_more(struct bench_run *r, struct bench_point *pt, size_t *cap, time_enqueue_fn fn,
+			void *arg, bench_prep_fn prep, void *prep_arg, char *err, size_t len)
+{
+	size_t max = reps_max(r->co, r->sync != NULL);
+
+	if (pt->n == *cap) {
+		*cap = *cap * 2 < max ? *cap * 2 : max;
+		samples_room(pt, pt->n, *cap);
+	}
+	return timed_launch(r, pt, fn, arg, prep, prep_arg, err, len);
+}
+
+/*
+ * Measured at once with other devices (--concurrent): after its own targets a point goes on
+ * launching, every launch timed, while another device is still short of its own, so each
+ * device's figures are taken under the others' load; at most --max-reps launches (1000).
+ */
+static bool keep_load(struct bench_run *r, struct bench_point *pt, size_t *cap, enum bench_stop *stop,
+		      time_enqueue_fn fn, void *arg, bench_prep_fn prep, void *prep_arg, char *err,
+		      size_t len)
+{
+	size_t before = pt->n, max = reps_max(r->co, true);
+	bool ok = true;
+
+	multi_sync_satisfied(r->sync);
+	while (ok && pt->n < max && multi_sync_others_measuring(r->sync) && !watch_signal())
+		ok = launch_more(r, pt, cap, fn, arg, prep, prep_arg, err, len);
+	if (pt->n > before)
+		*stop = STOP_DEVICES;
+	return ok;
 }
 
 bool bench_point_measure_prep(struct bench_run *r, struct bench_point *pt, time_enqueue_fn fn,
@@ -196,23 +230,27 @@ bool bench_point_measure_prep(struct bench_run *r, struct bench_point *pt, time_
 	pt->n = 0;
 	pt->reps = (struct bench_reps){ 0 };
 	samples_room(pt, 0, cap);
-	ok = time_run(r->pc.q, fn, arg, co->warmup, 0, NULL, NULL, err, sizeof(err));
+	ok = time_run(pt->queue ? pt->queue : r->pc.q, fn, arg, co->warmup, 0, NULL, NULL, err, sizeof(err));
+	if (r->sync)   /* the timed launches start with the other devices' (after a failure too) */
+		multi_sync_timing(r->sync, r->sync_index);
 	t0 = time_now_ns();
 	while (ok && stop == STOP_NONE) {
-		if (pt->n == cap) {
-			cap = cap * 2 < reps_max(co) ? cap * 2 : reps_max(co);
-			samples_room(pt, pt->n, cap);
-		}
-		ok = timed_launch(r, pt, fn, arg, prep, prep_arg, err, sizeof(err));
+		ok = launch_more(r, pt, &cap, fn, arg, prep, prep_arg, err, sizeof(err));
 		if (ok && pt->n >= co->reps)
 			stop = stop_now(co, pt, pt->n, t0, &next, &ci_was);
 	}
+	if (r->sync && ok)
+		ok = keep_load(r, pt, &cap, &stop, fn, arg, prep, prep_arg, err, sizeof(err));
+	else if (r->sync)   /* failed: the others no longer wait for this one */
+		multi_sync_satisfied(r->sync);
+	pt->win_t0 = t0;
+	pt->win_t1 = time_now_ns();
 	if (!ok) {
 		pt->n = 0;
 		bench_fail(pt, "%s", err);
 		return false;
 	}
-	pt->reps = (struct bench_reps){ stop, (time_now_ns() - t0) / 1e9 };
+	pt->reps = (struct bench_reps){ stop, (pt->win_t1 - t0) / 1e9 };
 	stats_compute(pt->dev_ns, pt->n, &pt->time);
 	pt->noisy = pt->n > 1 && pt->time.cv > co->noisy_cv;
 	return true;
@@ -226,14 +264,14 @@ bool bench_point_measure(struct bench_run *r, struct bench_point *pt, time_enque
 /* The point's `repetitions` member: how many timed launches and why no more. */
 json_t *harness_reps_json(const struct bench_run *r, const struct bench_point *pt)
 {
-	static const char *const why[] = { NULL, "reps", "ci_width", "min_time", "max_reps" };
+	static const char *const why[] = { NULL, "reps", "ci_width", "min_time", "max_reps", "devices" };
 	const struct common_opts *co = r->co;
 	bool adapt = co->min_time_s > 0 || co->ci_width_pct > 0;
 
 	if (pt->reps.stop == STOP_NONE)
 		return NULL;
 	return json_pack("{s:I, s:I, s:I, s:s, s:o, s:o, s:f}", "taken", (json_int_t)pt->n,
-			 "min", (json_int_t)co->reps, "max", (json_int_t)reps_max(co),
+			 "min", (json_int_t)co->reps, "max", (json_int_t)reps_max(co, r->sync != NULL),
 			 "stop", why[pt->reps.stop],
 			 "ci_width_pct", adapt && co->ci_width_pct > 0 ? json_real(co->ci_width_pct) : json_null(),
 			 "min_time_s", adapt && co->min_time_s > 0 ? json_real(co->min_time_s) : json_null(),

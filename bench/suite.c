@@ -71,7 +71,7 @@ static void drop_outputs(void)
 static bool shared_member(const char *k)
 {
 	static const char *const keys[] = { "schema_version", "tool", "timestamp", "end_timestamp",
-					    "command", "host", "environment", "device", "model_device",
+					    "command", "host", "environment", "device_hierarchy", "device", "model_device",
 					    "benchmark", "points", "time_origin", NULL };
 
 	for (size_t i = 0; keys[i]; i++)

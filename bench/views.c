@@ -69,7 +69,12 @@ json_t *harness_point_json(const struct bench_run *r, const struct bench_point *
 {
 	json_t *p = json_object(), *m;
 	struct stats st;
+	const char *dev = pt->device ? pt->device : r->label;
 
+	if (dev)   /* a document of several devices: the one this point ran on */
+		json_object_set_new(p, "device", json_string(dev));
+	if (r->sess->concurrent)
+		json_object_set_new(p, "concurrent", json_boolean(r->together));
 	json_object_set_new(p, "params", harness_params_json(r, pt));
 	json_object_set_new(p, "status", json_string(status_names[pt->status]));
 	json_object_set_new(p, "reason", pt->reason[0] ? json_string(pt->reason) : json_null());

@@ -19,17 +19,25 @@
  */
 #define GRACE_S 5
 
+/* A run in flight: several at once where devices are measured together (--concurrent). */
+struct watch_slot {
+	_Atomic(struct bench_run *) r;   /* NULL: free */
+	atomic_size_t done;              /* points completed */
+	atomic_llong started_ns;         /* start of the point in flight, 0: none */
+};
+
 static struct {
 	pthread_t th;
 	bool running;
 	struct bench_session *s;
-	_Atomic(struct bench_run *) r;   /* the run in flight, NULL: none */
+	struct watch_slot slot[BENCH_MAX_DEVICES];
 	atomic_int sig;              /* first signal taken, 0: none */
-	atomic_size_t done;          /* points completed */
-	atomic_llong started_ns;     /* start of the point in flight, 0: none */
 	atomic_bool finishing;       /* the outputs are being written (by whoever set it) */
 	atomic_bool stop;
 } watch;
+
+/* The main thread holds the claim to write the outputs (watch_claim_finish). */
+static _Thread_local bool claimed;
 
 static long long now_ns(void)
 {
@@ -74,31 +82,50 @@ static int write_now(struct bench_session *s, struct bench_run *r)
 	return bench_outputs_write(r->co, r->doc);
 }
 
-/* From the watchdog: writes the points completed (and a timed-out one), then ends the process. */
-static noreturn void abandon(struct bench_run *r, const char *by, int code, bool timed_out)
+/* Adds a run's points completed (and a timed-out one) to its document, marked interrupted. */
+static void abandon_run(struct bench_run *r, struct watch_slot *sl, const char *by, bool timed_out)
 {
-	size_t done = atomic_load(&watch.done);
-	unsigned timeout = r ? r->co->timeout_s : 0;
-	bool have = r && r->doc && r->points;
+	size_t done = atomic_load(&sl->done), n = done;
 
-	if (have) {
-		size_t n = done;
-		if (timed_out && done < r->n_points) {
-			struct bench_point *pt = &r->points[done];
-			pt->status = POINT_FAILED;
-			pt->n = 0;
-			snprintf(pt->reason, sizeof(pt->reason), "timed out after %u s", timeout);
-			n++;
-		}
-		for (size_t i = 0; i < n; i++)
-			res_doc_add_point(r->doc, harness_point_json(r, &r->points[i]));
-		harness_mark_interrupted(r, by, done);
-		if (!r->co->quiet && r->cols)
-			harness_print_table(r, n);
+	if (!r->doc || !r->points)
+		return;
+	if (timed_out && done < r->n_points) {
+		struct bench_point *pt = &r->points[done];
+		pt->status = POINT_FAILED;
+		pt->n = 0;
+		snprintf(pt->reason, sizeof(pt->reason), "timed out after %u s", r->co->timeout_s);
+		n++;
 	}
-	write_now(watch.s, have ? r : NULL);
+	for (size_t i = 0; i < n; i++)
+		res_doc_add_point(r->doc, harness_point_json(r, &r->points[i]));
+	harness_mark_interrupted(r, by, done);
+	if (!r->co->quiet && r->cols)
+		harness_print_table(r, n);
+}
+
+/*
+ * From the watchdog: writes the points completed of every run in flight (and the point of
+ * `late` that ran past --timeout), then ends the process.
+ */
+static noreturn void abandon(struct watch_slot *late, const char *by, int code)
+{
+	struct bench_run *first = NULL;
+	size_t done = 0;
+	unsigned timeout = 0;
+
+	for (size_t i = 0; i < BENCH_MAX_DEVICES; i++) {
+		struct bench_run *r = atomic_load(&watch.slot[i].r);
+		if (!r)
+			continue;
+		if (&watch.slot[i] == late)
+			timeout = r->co->timeout_s;
+		done += atomic_load(&watch.slot[i].done);
+		abandon_run(r, &watch.slot[i], by, &watch.slot[i] == late);
+		first = first ? first : r;
+	}
+	write_now(watch.s, first && first->doc && first->points ? first : NULL);
 	fflush(stdout);
-	if (timed_out)
+	if (late)
 		fprintf(stderr, "bench %s: a point ran longer than --timeout %u s (a hung kernel cannot be "
 			"cancelled): the results of the %zu points completed are written\n", cli_cmd,
 			timeout, done);
@@ -107,6 +134,19 @@ static noreturn void abandon(struct bench_run *r, const char *by, int code, bool
 			"are written\n", cli_cmd, by, done);
 	fflush(stderr);
 	_exit(code);
+}
+
+/* A run whose point in flight has run past --timeout at t (NULL: none). */
+static struct watch_slot *late_slot(long long t)
+{
+	for (size_t i = 0; i < BENCH_MAX_DEVICES; i++) {
+		struct watch_slot *sl = &watch.slot[i];
+		struct bench_run *r = atomic_load(&sl->r);
+		long long start = atomic_load(&sl->started_ns);
+		if (r && r->co->timeout_s && start && t - start > (long long)r->co->timeout_s * 1000000000ll)
+			return sl;
+	}
+	return NULL;
 }
 
 static void *watch_main(void *arg)
@@ -121,8 +161,7 @@ static void *watch_main(void *arg)
 	while (!atomic_load(&watch.stop)) {
 		struct timespec ts = { 0, 100000000 };
 		int s = sigtimedwait(&set, NULL, &ts);
-		struct bench_run *r = atomic_load(&watch.r);
-		long long start = atomic_load(&watch.started_ns), t = now_ns();
+		long long t = now_ns();
 		if (s > 0) {
 			int first = 0;
 			if (!atomic_compare_exchange_strong(&watch.sig, &first, s)) {
@@ -131,19 +170,18 @@ static void *watch_main(void *arg)
 					res_out_abort_all_signal();   /* the main thread was writing */
 					_exit(watch_exit_code(first));
 				}
-				abandon(r, watch_sig_name(first), watch_exit_code(first), false);
+				abandon(NULL, watch_sig_name(first), watch_exit_code(first));
 			}
 			sig_at = t;
 			fprintf(stderr, "\nbench %s: %s: finishing the point in flight (again to stop now)\n",
 				cli_cmd, watch_sig_name(s));
 		}
 		bool grace = sig_at && t - sig_at > GRACE_S * 1000000000ll;
-		bool late = r && r->co->timeout_s && start &&
-			    t - start > (long long)r->co->timeout_s * 1000000000ll;
+		struct watch_slot *late = late_slot(t);
 		if ((grace || late) && !atomic_exchange(&watch.finishing, true)) {
 			int sig = atomic_load(&watch.sig);
-			abandon(r, late ? "timeout" : watch_sig_name(sig),
-				late ? EXIT_FAIL : watch_exit_code(sig), late);
+			abandon(late, late ? "timeout" : watch_sig_name(sig),
+				late ? EXIT_FAIL : watch_exit_code(sig));
 		}
 	}
 	return NULL;
@@ -158,11 +196,14 @@ void watch_start(struct bench_session *s)
 	sigaddset(&set, SIGTERM);
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
 	watch.s = s;
-	atomic_store(&watch.r, NULL);
 	/* a process may run several sessions one after another (bench validate); a signal stays */
-	atomic_store(&watch.done, 0);
-	atomic_store(&watch.started_ns, 0);
+	for (size_t i = 0; i < BENCH_MAX_DEVICES; i++) {
+		atomic_store(&watch.slot[i].r, NULL);
+		atomic_store(&watch.slot[i].done, 0);
+		atomic_store(&watch.slot[i].started_ns, 0);
+	}
 	atomic_store(&watch.finishing, false);
+	claimed = false;
 	atomic_store(&watch.stop, false);
 	watch.running = pthread_create(&watch.th, NULL, watch_main, NULL) == 0;
 }
@@ -175,18 +216,33 @@ void watch_stop(void)
 	watch.running = false;
 }
 
-void watch_run(struct bench_run *r)
+void watch_run_add(struct bench_run *r)
 {
-	atomic_store(&watch.started_ns, 0);
-	atomic_store(&watch.done, 0);
-	atomic_store(&watch.r, r);
+	for (unsigned i = 0; i < BENCH_MAX_DEVICES; i++) {
+		struct bench_run *none = NULL;
+		/* a free slot's counts are 0 (watch_start, watch_run_remove) */
+		if (atomic_compare_exchange_strong(&watch.slot[i].r, &none, r)) {
+			r->watch_slot = i;
+			return;
+		}
+	}
+	cli_die(EXIT_FAIL, "bench bug: more than %d runs in flight", BENCH_MAX_DEVICES);
+}
+
+void watch_run_remove(struct bench_run *r)
+{
+	struct watch_slot *sl = &watch.slot[r->watch_slot];
+
+	atomic_store(&sl->r, NULL);
+	atomic_store(&sl->started_ns, 0);
+	atomic_store(&sl->done, 0);
 }
 
 /* Whether the main thread may write the outputs (false: the watchdog is, and will exit). */
 bool watch_claim_finish(void)
 {
-	if (!atomic_exchange(&watch.finishing, true))
-		return true;
+	if (claimed || !atomic_exchange(&watch.finishing, true))
+		return claimed = true;
 	for (;;)
 		pause();
 }
@@ -195,6 +251,7 @@ bool watch_release_finish(void)
 {
 	if (atomic_load(&watch.sig))
 		return false;
+	claimed = false;
 	atomic_store(&watch.finishing, false);
 	return true;
 }
@@ -204,13 +261,13 @@ int watch_signal(void)
 	return atomic_load(&watch.sig);
 }
 
-void watch_point_start(void)
+void watch_point_start(struct bench_run *r)
 {
-	atomic_store(&watch.started_ns, now_ns());
+	atomic_store(&watch.slot[r->watch_slot].started_ns, now_ns());
 }
 
-void watch_point_done(size_t done)
+void watch_point_done(struct bench_run *r, size_t done)
 {
-	atomic_store(&watch.started_ns, 0);
-	atomic_store(&watch.done, done);
+	atomic_store(&watch.slot[r->watch_slot].started_ns, 0);
+	atomic_store(&watch.slot[r->watch_slot].done, done);
 }

@@ -144,7 +144,23 @@ static void query_vendor(struct dev_info *di)
 	}
 }
 
-static void query_device(struct dev_info *di)
+/* Device fission: the partitions offered (CL_DEVICE_PARTITION_PROPERTIES, 0-terminated). */
+static void query_partition(struct dev_info *di)
+{
+	size_t len = 0;
+
+	if (clGetDeviceInfo(di->id, CL_DEVICE_PARTITION_PROPERTIES, sizeof(di->part_props),
+			    di->part_props, &len) != CL_SUCCESS)
+		len = 0;
+	di->n_part_props = 0;
+	for (size_t i = 0; i < len / sizeof(di->part_props[0]) && di->part_props[i]; i++)
+		di->n_part_props++;
+	get_val(di->id, CL_DEVICE_PARTITION_AFFINITY_DOMAIN, &di->part_domains,
+		sizeof(di->part_domains));
+	get_val(di->id, CL_DEVICE_PARTITION_MAX_SUB_DEVICES, &di->part_max_sub, 4);
+}
+
+void dev_query(struct dev_info *di)
 {
 	cl_command_queue_properties qp = 0;
 
@@ -178,6 +194,7 @@ static void query_device(struct dev_info *di)
 				get_val(di->id, CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES,
 					&di->atomic_mem_caps, sizeof(di->atomic_mem_caps));
 	query_vendor(di);
+	query_partition(di);
 }
 
 static void get_platform_str(cl_platform_id p, cl_platform_info what, char *buf, size_t len)
@@ -224,7 +241,7 @@ bool dev_list_query(struct dev_list *l, char *err, size_t errlen)
 					 sizeof(di->platform_name));
 			get_platform_str(plats[p], CL_PLATFORM_VERSION, di->platform_version,
 					 sizeof(di->platform_version));
-			query_device(di);
+			dev_query(di);
 		}
 	}
 	if (l->n == 0) {
@@ -425,6 +442,73 @@ int dev_match(const struct dev_name *devs, size_t n, const char *spec, int *code
 	}
 	list_names(devs, n, TIER_ANY, spec, err, errlen);
 	return -1;
+}
+
+bool dev_spec_is_set(const char *spec)
+{
+	return spec && (strcasecmp(spec, "all") == 0 || strcasecmp(spec, "gpu") == 0 ||
+			strcasecmp(spec, "cpu") == 0 || strchr(spec, ','));
+}
+
+/* Appends index i to out (refusing a device named twice or more than max). */
+static bool set_add(const struct dev_name *devs, unsigned *out, size_t *k, size_t max, unsigned i,
+		    const char *item, int *code, char *err, size_t errlen)
+{
+	*code = DEV_EXIT_USAGE;
+	for (size_t j = 0; j < *k; j++)
+		if (out[j] == i) {
+			snprintf(err, errlen, "'%s' names device %u (%u:%u) %s a second time", item, i,
+				 devs[i].platform_index, devs[i].device_index, devs[i].name);
+			return false;
+		}
+	if (*k >= max) {
+		snprintf(err, errlen, "more than %zu devices: name at most %zu", max, max);
+		return false;
+	}
+	out[(*k)++] = i;
+	return true;
+}
+
+int dev_match_set(const struct dev_name *devs, size_t n, const char *spec, unsigned *out,
+		  size_t max, int *code, char *err, size_t errlen)
+{
+	bool all = strcasecmp(spec, "all") == 0, gpu = strcasecmp(spec, "gpu") == 0;
+	char item[256];
+	size_t k = 0;
+
+	if (n == 0)
+		return dev_match(devs, n, spec, code, err, errlen);
+	if (all || gpu || strcasecmp(spec, "cpu") == 0) {
+		for (size_t i = 0; i < n; i++)
+			if ((all || strcmp(devs[i].type, gpu ? "GPU" : "CPU") == 0) &&
+			    !set_add(devs, out, &k, max, (unsigned)i, spec, code, err, errlen))
+				return -1;
+		if (k)
+			return (int)k;
+		*code = DEV_EXIT_NO_DEVICE;
+		snprintf(err, errlen, "'%s': no %s among the devices found (index, platform:device):",
+			 spec, gpu ? "GPU" : "CPU");
+		list_names(devs, n, TIER_ANY, spec, err, errlen);
+		return -1;
+	}
+	for (const char *p = spec;; p++) {
+		size_t len = strcspn(p, ",");
+		int i;
+		snprintf(item, sizeof(item), "%.*s", (int)len, p);
+		if (!*item) {
+			*code = DEV_EXIT_USAGE;
+			snprintf(err, errlen, "'%s' has an empty item: give comma-separated indices, "
+				 "platform:device or names", spec);
+			return -1;
+		}
+		if ((i = dev_match(devs, n, item, code, err, errlen)) < 0 ||
+		    !set_add(devs, out, &k, max, (unsigned)i, item, code, err, errlen))
+			return -1;
+		p += len;
+		if (!*p)
+			break;
+	}
+	return (int)k;
 }
 
 /* The first GPU, else the device with the most sub-group features. */

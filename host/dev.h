@@ -10,6 +10,21 @@
 #include <stdio.h>
 
 #define DEV_MAX_SG_SIZES 16
+#define DEV_MAX_PART_PROPS 8
+#define DEV_PART_MAX_COUNTS 16
+
+/*
+ * A partition of a device into sub-devices (clCreateSubDevices), as --sub-devices names it:
+ * numa (CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN, CL_DEVICE_AFFINITY_DOMAIN_NUMA: on Intel's
+ * GPU runtime in COMPOSITE mode, the stacks), equally:N (compute units per sub-device),
+ * counts:A,B,... (compute units of each sub-device).
+ */
+enum dev_part_kind { DEV_PART_NONE, DEV_PART_NUMA, DEV_PART_EQUALLY, DEV_PART_COUNTS };
+struct dev_part {
+	enum dev_part_kind kind;
+	unsigned v[DEV_PART_MAX_COUNTS];   /* equally: v[0]; counts: v[0..n_v) */
+	unsigned n_v;
+};
 
 enum dev_vendor { DEV_VENDOR_OTHER, DEV_VENDOR_INTEL, DEV_VENDOR_NVIDIA, DEV_VENDOR_AMD };
 
@@ -48,6 +63,17 @@ struct dev_info {
 	uint32_t intel_slices, intel_subslices_per_slice, intel_eus_per_subslice, intel_threads_per_eu;
 	uint32_t intel_ip_version, intel_device_id;
 	uint32_t nv_cc_major, nv_cc_minor, nv_warp_size, nv_regs_per_block;
+	/* device fission: what clCreateSubDevices accepts (CL_DEVICE_PARTITION_PROPERTIES, 0s
+	 * where none), the affinity domains, the most sub-devices */
+	cl_device_partition_property part_props[DEV_MAX_PART_PROPS];
+	unsigned n_part_props;
+	cl_device_affinity_domain part_domains;
+	uint32_t part_max_sub;
+	/* a sub-device: its parent (NULL: a root device), the partition that made it, its
+	 * place among the sub-devices (sub_index of sub_count) */
+	const struct dev_info *parent;
+	struct dev_part part;
+	unsigned sub_index, sub_count;
 };
 
 /* All devices of all platforms. */
@@ -105,6 +131,47 @@ const struct dev_info *dev_choose(const struct dev_list *l, const char *spec, in
 /* dev_choose without the exit code; kept for callers not yet moved over. */
 const struct dev_info *dev_select(const struct dev_list *l, const char *spec, char *err,
 				  size_t errlen);
+
+/*
+ * The devices a set spec names, among devs[0..n): "all" every device, "gpu" or "cpu" every
+ * device of that type (case-insensitive), or a comma-separated list of single specs
+ * (dev_match's rules, each naming one device, none twice). Fills out[] with the indices in
+ * the order named (type sets in list order) and returns how many, or -1 with *code and a
+ * message: DEV_EXIT_USAGE for an item that names none, several or the same device twice,
+ * or more than max devices; DEV_EXIT_NO_DEVICE where the list is empty or "gpu"/"cpu"
+ * finds no such device (the devices listed).
+ */
+int dev_match_set(const struct dev_name *devs, size_t n, const char *spec, unsigned *out,
+		  size_t max, int *code, char *err, size_t errlen);
+/* Whether spec names a set of devices (all, gpu, cpu, or a list) rather than one. */
+bool dev_spec_is_set(const char *spec);
+
+/* ---- device fission (host/dev_part.c) ---- */
+
+/*
+ * Parses a --sub-devices value: "numa", "equally:N" (N >= 1), "counts:A,B,..." (each >= 1,
+ * at most DEV_PART_MAX_COUNTS). False with a message naming the value and the allowed forms.
+ */
+bool dev_part_parse(const char *s, struct dev_part *p, char *err, size_t errlen);
+/* "numa", "equally:2", "counts:1,1" into buf. */
+const char *dev_part_str(const struct dev_part *p, char *buf, size_t len);
+/*
+ * What the device offers, in words ("equally, by counts; affinity domains: numa"), into buf
+ * ("no partitioning" where CL_DEVICE_PARTITION_PROPERTIES is empty).
+ */
+const char *dev_part_offered(const struct dev_info *d, char *buf, size_t len);
+/*
+ * Partitions d by p (clCreateSubDevices) into out[0..max), each queried like a root device
+ * with parent, part, sub_index and sub_count set. Returns how many, or 0 with *code and a
+ * message: DEV_EXIT_USAGE where the device does not offer the partition (naming what it
+ * does offer) or the numbers do not fit its compute units or CL_DEVICE_PARTITION_MAX_SUB_DEVICES,
+ * 1 where the driver fails (the error's name). Release with dev_sub_free.
+ */
+size_t dev_partition(const struct dev_info *d, const struct dev_part *p, struct dev_info *out,
+		     size_t max, int *code, char *err, size_t errlen);
+void dev_sub_free(struct dev_info *subs, size_t n);
+/* Fills every query of a device whose platform, id and indices are set (dev_list_query's). */
+void dev_query(struct dev_info *di);
 
 bool dev_has_ext(const struct dev_info *d, const char *ext);
 /*

@@ -55,6 +55,63 @@ static json_t *vendor_json(const struct dev_info *d)
 	return v;
 }
 
+/* What clCreateSubDevices accepts: CL_DEVICE_PARTITION_PROPERTIES and the affinity domains. */
+static json_t *partitions_json(const struct dev_info *d)
+{
+	static const struct { cl_device_affinity_domain bit; const char *name; } doms[] = {
+		{ CL_DEVICE_AFFINITY_DOMAIN_NUMA, "numa" }, { CL_DEVICE_AFFINITY_DOMAIN_L4_CACHE, "l4_cache" },
+		{ CL_DEVICE_AFFINITY_DOMAIN_L3_CACHE, "l3_cache" }, { CL_DEVICE_AFFINITY_DOMAIN_L2_CACHE, "l2_cache" },
+		{ CL_DEVICE_AFFINITY_DOMAIN_L1_CACHE, "l1_cache" },
+		{ CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE, "next_partitionable" },
+	};
+	json_t *o = json_object(), *props = json_array(), *ad = json_array();
+
+	for (unsigned i = 0; i < d->n_part_props; i++) {
+		cl_device_partition_property q = d->part_props[i];
+		json_array_append_new(props, json_string(
+			q == CL_DEVICE_PARTITION_EQUALLY ? "equally" : q == CL_DEVICE_PARTITION_BY_COUNTS ? "by_counts"
+			: q == CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN ? "by_affinity_domain"
+			: q == 0x4052 ? "by_names_intel" : "other"));
+	}
+	for (size_t i = 0; i < sizeof(doms) / sizeof(doms[0]); i++)
+		if (d->part_domains & doms[i].bit)
+			json_array_append_new(ad, json_string(doms[i].name));
+	json_object_set_new(o, "properties", props);
+	json_object_set_new(o, "affinity_domains", ad);
+	json_object_set_new(o, "max_sub_devices", json_integer(d->part_max_sub));
+	return o;
+}
+
+/* A sub-device's parent (null for a root device). */
+static json_t *parent_json(const struct dev_info *d)
+{
+	const struct dev_info *p = d->parent;
+
+	if (!p)
+		return json_null();
+	return json_pack("{s:I, s:I, s:I, s:s, s:s, s:I}", "index", (json_int_t)p->index,
+			 "platform_index", (json_int_t)p->platform_index, "device_index",
+			 (json_int_t)p->device_index, "name", p->name, "platform", p->platform_name,
+			 "compute_units", (json_int_t)p->compute_units);
+}
+
+/* The partition that made a sub-device (null for a root device). */
+static json_t *partition_json(const struct dev_info *d)
+{
+	static const char *const kinds[] = { "none", "by_affinity_domain", "equally", "by_counts" };
+	json_t *v = json_array();
+	char spec[128];
+
+	if (!d->parent)
+		return json_null();
+	for (unsigned i = 0; i < d->part.n_v; i++)
+		json_array_append_new(v, json_integer(d->part.v[i]));
+	return json_pack("{s:s, s:s, s:o, s:o, s:I, s:I}", "spec", dev_part_str(&d->part, spec, sizeof(spec)),
+			 "type", kinds[d->part.kind], "affinity_domain",
+			 d->part.kind == DEV_PART_NUMA ? json_string("numa") : json_null(), "values", v,
+			 "index", (json_int_t)d->sub_index, "of", (json_int_t)d->sub_count);
+}
+
 json_t *dev_to_json(const struct dev_info *d)
 {
 	json_t *o = json_object();
@@ -92,6 +149,9 @@ json_t *dev_to_json(const struct dev_info *d)
 	json_object_set_new(o, "atomic_memory_capabilities", atomic_caps_json(d));
 	json_object_set_new(o, "vendor_attributes", vendor_json(d));
 	json_object_set_new(o, "extensions", json_string(d->extensions ? d->extensions : ""));
+	json_object_set_new(o, "partitions", partitions_json(d));
+	json_object_set_new(o, "parent", parent_json(d));
+	json_object_set_new(o, "partition", partition_json(d));
 	return o;
 }
 

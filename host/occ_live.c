@@ -125,7 +125,12 @@ static void intel_counts(const struct dev_info *d, struct occ_device *o)
 	if (by_cu && by_cu != by_attr) {
 		set_live(o, OCC_P_CU_COUNT, by_cu,
 			 "live: CL_DEVICE_MAX_COMPUTE_UNITS / EUs per Xe-core");
-		if (by_attr)
+		if (by_attr && d->parent)
+			occ_add_note(o,
+				     "attributes give %llu sub-slices, compute units %llu Xe-cores: "
+				     "using the compute units (a sub-device's own share)",
+				     by_attr, by_cu);
+		else if (by_attr)
 			occ_add_note(o,
 				     "attributes give %llu sub-slices, compute units %llu Xe-cores: "
 				     "using the compute units (fused-off units)",
@@ -249,6 +254,10 @@ bool occ_device_from_live(const struct dev_info *d, struct occ_device *out, char
 		return false;
 	}
 	apply_common(d, out);
+	if (d->parent)   /* a stack, or any part: the model holds its own compute units */
+		occ_add_note(out, "sub-device %u of %u of '%s': its own %u of the parent's %u compute units",
+			     d->sub_index, d->sub_count, d->parent->name, d->compute_units,
+			     d->parent->compute_units);
 	snprintf(note, notelen, "%s", out->notes);
 	return true;
 }

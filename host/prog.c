@@ -51,6 +51,44 @@ bool prog_ctx_create(struct prog_ctx *c, const struct dev_info *dev, const char 
 	return true;
 }
 
+bool prog_ctx_create_group(struct prog_ctx *c, size_t n, const struct dev_info *const *devs,
+			   const char *kernels_dir, char *err, size_t errlen)
+{
+	cl_device_id ids[PROG_MAX_GROUP];
+	cl_queue_properties qprops[] = { CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0 };
+	cl_context ctx;
+	cl_int e = CL_SUCCESS;
+
+	memset(c, 0, n * sizeof(*c));
+	if (n == 0 || n > PROG_MAX_GROUP) {
+		snprintf(err, errlen, "bench bug: a context of %zu devices", n);
+		return false;
+	}
+	for (size_t i = 0; i < n; i++)
+		ids[i] = devs[i]->id;
+	ctx = clCreateContext(NULL, (cl_uint)n, ids, NULL, NULL, &e);
+	if (e != CL_SUCCESS) {
+		snprintf(err, errlen, "clCreateContext of %zu devices: %s", n, cl_err_name(e));
+		return false;
+	}
+	for (size_t i = 0; i < n; i++) {
+		c[i].dev = devs[i];
+		c[i].kernels_dir = kernels_dir;
+		c[i].ctx = ctx;
+		if (i)
+			clRetainContext(ctx);   /* each member releases its own reference */
+		c[i].q = clCreateCommandQueueWithProperties(ctx, ids[i], qprops, &e);
+		if (e != CL_SUCCESS) {
+			snprintf(err, errlen, "creating a profiling command queue on '%s': %s",
+				 devs[i]->name, cl_err_name(e));
+			for (size_t k = 0; k <= i; k++)
+				prog_ctx_release(&c[k]);
+			return false;
+		}
+	}
+	return true;
+}
+
 void prog_ctx_release(struct prog_ctx *c)
 {
 	if (c->q)

@@ -31,6 +31,15 @@ struct kernel_res {
 bool prog_ctx_create(struct prog_ctx *c, const struct dev_info *dev, const char *kernels_dir,
 		     char *err, size_t errlen);
 void prog_ctx_release(struct prog_ctx *c);
+#define PROG_MAX_GROUP 16
+/*
+ * One context spanning n devices (of one platform: OpenCL refuses others) and a profiling
+ * queue on each: c[i] is devs[i]'s, every member holding a reference to the shared context
+ * (prog_ctx_release each). A buffer of the context may be used on every queue; a program
+ * is built per member (prog_build builds for its member's device).
+ */
+bool prog_ctx_create_group(struct prog_ctx *c, size_t n, const struct dev_info *const *devs,
+			   const char *kernels_dir, char *err, size_t errlen);
 
 /*
  * Returns the source of kernel file `name` (e.g. "vecadd.cl") with its

@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <strings.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -375,6 +376,47 @@ json_t *res_environment_json(void)
 	return o;
 }
 
+/*
+ * What decides what a device is on Intel's GPU runtime: read when the driver starts, so one
+ * mode per process. ZE_FLAT_DEVICE_HIERARCHY: FLAT (the default since 2023 on Xe-HPC) makes
+ * each stack of a Max 1550 its own root device; COMPOSITE makes one root device per card
+ * whose stacks are NUMA sub-devices, and a kernel on the root device has its work-groups
+ * split over the stacks (implicit scaling); COMBINED, both. ZE_AFFINITY_MASK hides devices
+ * or stacks; ZEX_NUMBER_OF_CCS splits a stack into 2 or 4 compute command streamers.
+ * Their values are in `environment`; this names them and says which were unset.
+ */
+json_t *res_hierarchy_json(void)
+{
+	static const char *const vars[] = { "ZE_FLAT_DEVICE_HIERARCHY", "ZE_AFFINITY_MASK",
+					    "ZEX_NUMBER_OF_CCS" };
+	static const char *const modes[] = { "FLAT", "COMPOSITE", "COMBINED" };
+	json_t *o = json_object(), *names = json_array(), *unset = json_array();
+	const char *flat = getenv(vars[0]), *mode = "driver default";
+
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+		json_array_append_new(names, json_string(vars[i]));
+		if (!getenv(vars[i]))
+			json_array_append_new(unset, json_string(vars[i]));
+	}
+	for (size_t i = 0; flat && i < sizeof(modes) / sizeof(modes[0]); i++)
+		if (strcasecmp(flat, modes[i]) == 0)
+			mode = modes[i];
+	if (flat && strcmp(mode, "driver default") == 0)
+		mode = "not a mode the driver knows";
+	json_object_set_new(o, "mode", json_string(mode));
+	json_object_set_new(o, "variables", names);
+	json_object_set_new(o, "unset", unset);
+	json_object_set_new(o, "note", json_string(
+		"Intel's GPU runtime reads these when it starts: one mode per process (values of the "
+		"ones set are in `environment`). FLAT, its default since 2023 on Xe-HPC: each stack is "
+		"its own root device. COMPOSITE: one root device per card, its stacks NUMA "
+		"sub-devices (--sub-devices numa), a kernel on the root device split over the stacks "
+		"by work-group (implicit scaling). ZE_AFFINITY_MASK hides devices or stacks; "
+		"ZEX_NUMBER_OF_CCS splits each stack into 2 or 4 compute command streamers. Other "
+		"drivers ignore them."));
+	return o;
+}
+
 static void utc_now(char *buf, size_t len)
 {
 	time_t now = time(NULL);
@@ -426,6 +468,7 @@ json_t *res_doc_new(int argc, char **argv, const struct dev_info *dev, const cha
 	json_object_set_new(doc, "command", cmd);
 	json_object_set_new(doc, "host", host_json());
 	json_object_set_new(doc, "environment", res_environment_json());
+	json_object_set_new(doc, "device_hierarchy", res_hierarchy_json());
 	json_object_set_new(doc, "device", dev ? dev_to_json(dev) : json_null());
 	json_object_set_new(doc, "benchmark", json_string(benchmark));
 	json_object_set_new(doc, "points", json_array());

@@ -62,6 +62,12 @@ json_t *res_doc_new(int argc, char **argv, const struct dev_info *dev, const cha
  * ...; the list is in results.c), name: value, sorted by name.
  */
 json_t *res_environment_json(void);
+/*
+ * The variables that decide what a device is on Intel's GPU runtime (ZE_FLAT_DEVICE_HIERARCHY,
+ * ZE_AFFINITY_MASK, ZEX_NUMBER_OF_CCS): the mode they give, which were unset, and what they
+ * mean (the values are in res_environment_json's record).
+ */
+json_t *res_hierarchy_json(void);
 /* Stamps the document's end_timestamp (UTC, ISO 8601), just before it is written. */
 void res_doc_finish(json_t *doc);
 /* Appends a point (steals the reference). */

@@ -55,13 +55,16 @@ static bool collect(const json_t *points, struct cols *c)
 	size_t i;
 	json_t *p;
 
-	/* a suite's points say their benchmark */
-	json_array_foreach(points, i, p)
-		if (json_is_string(json_object_get(p, "benchmark"))) {
-			if (!cols_add(c, strdup("benchmark")))
-				return false;
-			break;
-		}
+	/* a suite's points say their benchmark; a run on several devices', their device, and
+	 * with --concurrent whether they ran alone or at once */
+	static const char *const who[] = { "benchmark", "device", "concurrent" };
+	for (size_t w = 0; w < sizeof(who) / sizeof(who[0]); w++)
+		json_array_foreach(points, i, p)
+			if (json_object_get(p, who[w])) {
+				if (!cols_add(c, strdup(who[w])))
+					return false;
+				break;
+			}
 	if (!cols_add(c, strdup("status")) || !cols_add(c, strdup("reason")) ||
 	    !cols_add(c, strdup("validated")))
 		return false;

@@ -3,7 +3,8 @@
 
 usage: report.py DOC... -o FILE [--png DIR]
 
-Every document (results/README.md, schema_version 1) gets a section: the device and run facts,
+Every document (results/README.md, schema_version 1) gets a section (a document of several
+devices, one per device and run): the device and run facts,
 the benchmark's charts, and its failed or skipped points. Two documents of one benchmark (or a
 `bench compare --json` result) also get a before/after section. Charts are inline SVG drawn by
 matplotlib; --png DIR writes each as a PNG too.
@@ -19,7 +20,7 @@ import sys
 import tempfile
 import traceback
 
-from benchreport.doc import BadInput, load
+from benchreport.doc import BadInput, load_all
 
 PROG = "bench report"
 SYSTEM_PYTHON = "/usr/bin/python3"   # Debian's, where python3-matplotlib installs
@@ -73,7 +74,7 @@ def reserve(path):
 
 
 def run(a):
-    docs = [load(p) for p in a.docs]
+    docs = [d for p in a.docs for d in load_all(p)]
     need_matplotlib()
     if a.png:
         try:

@@ -130,8 +130,117 @@ static void test_small_buffer(void)
 	CHECK(memchr(err, '\0', sizeof(err)) != NULL);
 }
 
+/* Sets of devices (--device all|gpu|cpu|LIST): the indices named, in order, or the error. */
+static void test_sets(void)
+{
+	static const struct {
+		const char *spec;
+		size_t max;
+		int n;                 /* -1: refused */
+		unsigned want[5];
+		int code;
+		const char *msg;
+	} sets[] = {
+		{ "all", 16, 5, { 0, 1, 2, 3, 4 }, 0, NULL },
+		{ "ALL", 16, 5, { 0, 1, 2, 3, 4 }, 0, NULL },
+		{ "gpu", 16, 3, { 0, 3, 4 }, 0, NULL },
+		{ "cpu", 16, 2, { 1, 2 }, 0, NULL },
+		{ "0,2", 16, 2, { 0, 2 }, 0, NULL },
+		{ "PoCL,arc", 16, 2, { 2, 0 }, 0, NULL },
+		{ "3:1,AMD EPYC", 16, 2, { 4, 1 }, 0, NULL },
+		{ "0,0", 16, -1, { 0 }, 2, "'0' names device 0 (0:0) Intel(R) Arc(TM) A770 Graphics a second time" },
+		{ "arc,0", 16, -1, { 0 }, 2, "a second time" },
+		{ "0,", 16, -1, { 0 }, 2, "'0,' has an empty item" },
+		{ ",0", 16, -1, { 0 }, 2, "has an empty item" },
+		{ "Intel,2", 16, -1, { 0 }, 2, "'Intel' matches 2 devices" },
+		{ "0,9", 16, -1, { 0 }, 2, "'9' is out of range: allowed 0..4" },
+		{ "all", 2, -1, { 0 }, 2, "more than 2 devices" },
+	};
+	for (size_t i = 0; i < sizeof(sets) / sizeof(sets[0]); i++) {
+		unsigned out[16];
+		char err[2048] = "";
+		int code = -7, n = dev_match_set(devs, N_DEVS, sets[i].spec, out, sets[i].max, &code, err,
+						 sizeof(err));
+		if (n != sets[i].n)
+			fprintf(stderr, "set '%s': %d, expected %d (%s)\n", sets[i].spec, n, sets[i].n, err);
+		CHECK(n == sets[i].n);
+		for (int k = 0; n > 0 && k < n; k++)
+			CHECK_EQ_U(out[k], sets[i].want[k]);
+		if (n < 0) {
+			CHECK_EQ_U(code, sets[i].code);
+			CHECK_STR_CONTAINS(err, sets[i].msg);
+		}
+	}
+	/* a type set that finds none is no capable device (77), listing the devices */
+	static const struct dev_name cpus[] = {
+		{ "AMD EPYC", "Intel(R) OpenCL", "OpenCL 3.1 LINUX", "CPU", 0, 0 },
+	};
+	unsigned out[4];
+	char err[1024] = "";
+	int code = 0;
+	CHECK(dev_match_set(cpus, 1, "gpu", out, 4, &code, err, sizeof(err)) == -1);
+	CHECK_EQ_U(code, DEV_EXIT_NO_DEVICE);
+	CHECK_STR_CONTAINS(err, "'gpu': no GPU among the devices found");
+	CHECK_STR_CONTAINS(err, "\n  0 (0:0) AMD EPYC [Intel(R) OpenCL, CPU]");
+	code = 0;
+	CHECK(dev_match_set(cpus, 0, "all", out, 4, &code, err, sizeof(err)) == -1);
+	CHECK_EQ_U(code, DEV_EXIT_NO_DEVICE);
+	CHECK(dev_spec_is_set("all") && dev_spec_is_set("Gpu") && dev_spec_is_set("cpu"));
+	CHECK(dev_spec_is_set("0,1") && !dev_spec_is_set("PoCL") && !dev_spec_is_set(NULL));
+}
+
+/* --sub-devices: the forms accepted, written back as given, and every malformed one named. */
+static void test_partitions(void)
+{
+	static const struct {
+		const char *in;
+		enum dev_part_kind kind;
+		unsigned n_v, v0, vlast;
+		const char *msg;   /* NULL: accepted */
+	} parts[] = {
+		{ "numa", DEV_PART_NUMA, 0, 0, 0, NULL },
+		{ "equally:4", DEV_PART_EQUALLY, 1, 4, 4, NULL },
+		{ "counts:1,2,3", DEV_PART_COUNTS, 3, 1, 3, NULL },
+		{ "counts:8", DEV_PART_COUNTS, 1, 8, 8, NULL },
+		{ "", 0, 0, 0, 0, "'' is not one of: numa, equally:N or counts:A,B,..." },
+		{ "NUMA", 0, 0, 0, 0, "'NUMA' is not one of" },
+		{ "equally", 0, 0, 0, 0, "'equally' is not one of" },
+		{ "equally:", 0, 0, 0, 0, "'equally:': missing a count" },
+		{ "equally:0", 0, 0, 0, 0, "'equally:0': '0' is out of range" },
+		{ "equally:4x", 0, 0, 0, 0, "'equally:4x'" },
+		{ "equally:-1", 0, 0, 0, 0, "'equally:-1'" },
+		{ "counts:", 0, 0, 0, 0, "'counts:': missing a count" },
+		{ "counts:1,,2", 0, 0, 0, 0, "missing a count" },
+		{ "counts:1,2,", 0, 0, 0, 0, "missing a count" },
+		{ "counts:1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1", 0, 0, 0, 0, "more than 16 counts" },
+		{ "counts:99999999999999999999", 0, 0, 0, 0, "overflows: allowed 1..1048576" },
+		{ "counts:123456789012345678901234567890123", 0, 0, 0, 0, "too long for a count" },
+	};
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		struct dev_part p;
+		char err[512] = "", back[128];
+		bool ok = dev_part_parse(parts[i].in, &p, err, sizeof(err));
+		if (ok != !parts[i].msg)
+			fprintf(stderr, "--sub-devices '%s': %s (%s)\n", parts[i].in, ok ? "accepted" : "refused", err);
+		CHECK(ok == !parts[i].msg);
+		if (!ok) {
+			CHECK_STR_CONTAINS(err, parts[i].msg);
+			continue;
+		}
+		CHECK_EQ_U(p.kind, parts[i].kind);
+		CHECK_EQ_U(p.n_v, parts[i].n_v);
+		if (p.n_v) {
+			CHECK_EQ_U(p.v[0], parts[i].v0);
+			CHECK_EQ_U(p.v[p.n_v - 1], parts[i].vlast);
+		}
+		CHECK(strcmp(dev_part_str(&p, back, sizeof(back)), parts[i].in) == 0);
+	}
+}
+
 int main(void)
 {
+	test_sets();
+	test_partitions();
 	test_picks();
 	test_empty();
 	test_choose_empty();

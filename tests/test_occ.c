@@ -542,6 +542,7 @@ static void test_names(void)
 		{ "TGL-96", "TGL-96" }, { "tgl", "TGL-96" },        { "Iris Xe", "TGL-96" },
 		{ "xe-lp", "TGL-96" },  { "tgl 80", "TGL-80" },     { "SM_90", "H100" },
 		{ "hopper", "H100" },   { "h200", "H200" },         { "Max 1550", "Max-1550" },
+		{ "max1550-stack", "Max-1550-stack" }, { "Max 1550 stack", "Max-1550-stack" },
 		{ "gfx90a", "MI250X" }, { "xe2", "LNL" },           { "B580", "B580" },
 		{ "a770", "A770" },     { "rtx 4090", "RTX-4090" }, { "CPU", "cpu" },
 	};
@@ -646,6 +647,55 @@ static void test_live(void)
 	CHECK("live Mali says unknown", strstr(note, "unknown to the model") != NULL);
 }
 
+/*
+ * Multi-stack: a Max 1550 is two stacks of 64 Xe-cores (the guide's Multi-Stack GPU
+ * Architecture; 1024 XVEs / 8 per Xe-core = 128 Xe-cores). One stack holds 64 x 8 XVEs x 8
+ * threads = 4096 thread slots, the card 8192. A NUMA sub-device of the COMPOSITE root device
+ * reports its own 512 EUs as compute units, while the attribute query may still describe the
+ * card (8 slices x 16 sub-slices): the model takes its own share, 64 Xe-cores.
+ */
+static void test_stacks(void)
+{
+	const struct occ_device *card = dev("Max-1550"), *stack = dev("Max-1550-stack");
+	struct dev_info root, sub;
+	struct occ_device o;
+	char note[640];
+
+	CHECK_U("Max-1550", "Xe-cores", 128, card->p[OCC_P_CU_COUNT].value);
+	CHECK_U("Max-1550-stack", "Xe-cores", 64, stack->p[OCC_P_CU_COUNT].value);
+	CHECK_U("Max-1550-stack", "capacity (64 x 8 x 8)", 4096, run(stack, 512, 32, 0, false, 0, 1).capacity);
+	CHECK_U("Max-1550", "capacity (2 stacks)", 8192, run(card, 512, 32, 0, false, 0, 1).capacity);
+	/* 512 groups of 512 at SIMD 32 = 8192 threads: one wave on the card, two on a stack */
+	CHECK_S("Max-1550 card, 512 x 512", "occupancy", "8192/8192 = 100%",
+		run(card, 512, 32, 0, false, 0, 512).occupancy_str);
+	CHECK_U("Max-1550 stack, 512 x 512", "waves", 2, run(stack, 512, 32, 0, false, 0, 512).waves);
+
+	memset(&root, 0, sizeof(root));
+	snprintf(root.name, sizeof(root.name), "Intel(R) Data Center GPU Max 1550");
+	root.type = CL_DEVICE_TYPE_GPU;
+	root.vendor_kind = DEV_VENDOR_INTEL;
+	root.compute_units = 1024;
+	root.max_wg = 1024;
+	root.local_mem = 131072;
+	root.intel_slices = 8, root.intel_subslices_per_slice = 16;
+	root.intel_eus_per_subslice = 8, root.intel_threads_per_eu = 8;
+	root.intel_ip_version = (12u << 22) | (60u << 14);
+	CHECK("live Max 1550 COMPOSITE root", occ_device_from_live(&root, &o, note, sizeof(note)));
+	CHECK_S("live Max 1550 root", "family", "Xe-HPC", o.family);
+	CHECK_U("live Max 1550 root", "Xe-cores", 128, o.p[OCC_P_CU_COUNT].value);
+	sub = root;
+	sub.compute_units = 512;
+	sub.parent = &root;
+	sub.part.kind = DEV_PART_NUMA;
+	sub.sub_index = 1, sub.sub_count = 2;
+	CHECK("live Max 1550 stack", occ_device_from_live(&sub, &o, note, sizeof(note)));
+	CHECK_U("live Max 1550 stack", "Xe-cores: its own share", 64, o.p[OCC_P_CU_COUNT].value);
+	CHECK("live stack says sub-device", strstr(note, "sub-device 1 of 2") != NULL);
+	CHECK("live stack says own share", strstr(note, "own share") != NULL);
+	CHECK_U("live Max 1550 stack", "capacity as the stack row", 4096,
+		run(&o, 512, 32, 0, false, 0, 1).capacity);
+}
+
 int main(void)
 {
 	test_pct();
@@ -662,6 +712,7 @@ int main(void)
 	test_names();
 	test_table();
 	test_live();
+	test_stacks();
 	printf("test_occ: %d checks, %d failed\n", checks, failures);
 	return failures ? 1 : 0;
 }

@@ -295,9 +295,16 @@ static const struct occ_product products[] = {
 	  NULL, { CU(56, SRC_CALC " (EU_Count 448 / 8)") } },
 	{ "Max-1550", "max1550,pvc-1550", "Xe-HPC",
 	  "Intel Data Center GPU Max 1550, 1024 XVEs over 2 stacks",
-	  "in the default FLAT device hierarchy each stack is its own device (64 Xe-cores): "
-	  "use --param cu_count=64 or --gpu live",
+	  "two stacks of 64 Xe-cores: in the default FLAT device hierarchy each stack is its own "
+	  "device (--gpu Max-1550-stack, or --gpu live); this row is the card, as COMPOSITE mode's "
+	  "root device shows it, whose work-groups implicit scaling splits over the stacks",
 	  { CU(128, SRC_CALC " (EU_Count 1024 / 8)") } },
+	{ "Max-1550-stack", "max1550-stack,pvc-1550-stack,max-1550-tile", "Xe-HPC",
+	  "one stack of an Intel Data Center GPU Max 1550: 512 XVEs",
+	  "a FLAT-mode device of a Max 1550, or a NUMA sub-device of its COMPOSITE root device "
+	  "(--sub-devices numa); its HBM is local, the other stack's remote (bench locality)",
+	  { CU(64, SRC_CALC " (Max 1550: EU_Count 1024 / 8 = 128 Xe-cores over 2 stacks; "
+		   "Intel oneAPI GPU Optimization Guide, Multi-Stack GPU Architecture)") } },
 	{ "LNL", "lunar-lake,arc-140v,140v", "Xe2", "Intel Arc 140V (Lunar Lake), 8 Xe2-cores",
 	  NULL, { CU(8, "Intel product specification: Arc 140V GPU, 8 Xe-cores") } },
 	{ "B580", "arc-b580", "Xe2", "Intel Arc B580, 20 Xe2-cores", NULL,

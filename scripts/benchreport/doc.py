@@ -124,11 +124,12 @@ VERDICT = [("params", "obj"), ("verdict", "str"), ("ratio", "num?"), ("interval"
 
 
 class Doc:
-    """One checked results document."""
+    """One checked results document, or one device's run of a document of several."""
 
-    def __init__(self, path, data):
+    def __init__(self, path, data, device_key=None):
         self.path = path
-        self.name = os.path.basename(path)
+        self.name = os.path.basename(path) + (f" [{device_key}]" if device_key else "")
+        self.device_key = device_key
         self.data = data
         self.benchmark = data["benchmark"]
         self.points = data.get("points", [])
@@ -207,6 +208,51 @@ def _check_verdicts(c, data):
         iv = v.get("interval")
         if iv is not None and (len(iv) != 2 or not all(_kind_ok(x, "num") for x in iv)):
             raise BadInput(c.path, f"verdicts[{i}].interval", "expected [low, high] ratios")
+
+
+# The members a document of several devices states once for all its runs (bench/multi_doc.c).
+SHARED = ("schema_version", "tool", "timestamp", "end_timestamp", "command", "host", "environment",
+          "device_hierarchy", "benchmark", "settings")
+RUN_OWN = ("device", "concurrent", "exit_code", "first_point", "points")
+
+
+def _split(c, data, spec):
+    """A document of several devices (`device_runs`) as one document per device and phase:
+    the shared members, the run's own, its device's record and its points."""
+    runs = c.field(data, "device_runs", "list")
+    devices = {}
+    for i, d in enumerate(c.field(data, "devices", "list")):
+        devices[c.field(d, "label", "str", f"devices[{i}]")] = d
+    points = data["points"]
+    out = []
+    for i, r in enumerate(runs):
+        where = f"device_runs[{i}]"
+        label = c.field(r, "device", "str", where)
+        first = c.field(r, "first_point", "int", where)
+        n = c.field(r, "points", "int", where)
+        together = c.field(r, "concurrent", "bool", where)
+        if label not in devices:
+            raise BadInput(c.path, f"{where}.device", f"'{label}' is not one of devices[].label")
+        if first < 0 or n < 0 or first + n > len(points):
+            raise BadInput(c.path, f"{where}.first_point",
+                           f"points {first}..{first + n - 1} lie outside points[0..{len(points) - 1}]")
+        sub = {k: data[k] for k in SHARED if k in data}
+        sub.update({k: v for k, v in r.items() if k not in RUN_OWN})
+        sub["device"] = devices[label]
+        sub["points"] = points[first:first + n]
+        _check_top(c, sub, spec)
+        key = label + (", at once" if together else "")
+        out.append(Doc(c.path, sub, key))
+    return out
+
+
+def load_all(path):
+    """Reads and checks one document: a list of one Doc, or one per device's run where the
+    document holds several devices; raises BadInput."""
+    doc = load(path)
+    if "device_runs" not in doc.data:
+        return [doc]
+    return _split(Checker(path), doc.data, SPECS.get(doc.benchmark, {}))
 
 
 def load(path):

@@ -109,15 +109,17 @@ def _compare_items(title, vs, rule):
 
 
 def _pairs(docs):
-    """Each later document of a benchmark against the first of it on the command line."""
+    """Each later document of a benchmark against the first of it on the command line; the runs
+    of a document of several devices each against the same device's run of an earlier file."""
     first = {}
     for i, d in enumerate(docs, 1):
         if d.verdicts is not None:
             continue
-        if d.benchmark in first:
-            yield first[d.benchmark], (i, d)
-        else:
-            first[d.benchmark] = (i, d)
+        key = (d.benchmark, d.device_key)
+        if key in first and first[key][1].path != d.path:
+            yield first[key], (i, d)
+        elif key not in first:
+            first[key] = (i, d)
 
 
 def _compare_section(page, k, old, new):

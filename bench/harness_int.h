@@ -32,6 +32,12 @@ cl_int harness_enqueue_cold(void *arg, cl_command_queue q, cl_event *ev);
 json_t *harness_reps_json(const struct bench_run *r, const struct bench_point *pt);
 
 /* ---- views.c ---- */
+/*
+ * One run's record in a document of several runs (a suite's entries, a run per device):
+ * first_point, points (how many), and every member of the run's document doc not named in
+ * shared (NULL-ended), which the whole document holds once.
+ */
+void harness_run_members(json_t *r, json_t *doc, size_t first, const char *const *shared);
 
 /* The point's JSON: params, status, reason, samples, statistics, metrics, model. */
 json_t *harness_point_json(const struct bench_run *r, const struct bench_point *pt);

@@ -11,17 +11,10 @@
 #include <string.h>
 
 /* Members of a run's document stated once at the top of the document of several. */
-static bool shared_member(const char *k)
-{
-	static const char *const keys[] = { "schema_version", "tool", "timestamp", "end_timestamp",
-					    "command", "host", "environment", "device_hierarchy",
-					    "device", "benchmark", "points", "settings", NULL };
-
-	for (size_t i = 0; keys[i]; i++)
-		if (strcmp(keys[i], k) == 0)
-			return true;
-	return false;
-}
+/* What the document of several devices holds once, not per run. */
+static const char *const shared_keys[] = { "schema_version", "tool", "timestamp", "end_timestamp",
+					   "command", "host", "environment", "device_hierarchy",
+					   "device", "benchmark", "points", "settings", NULL };
 
 /* The document of unit i's run in phase p: finished, or the run in flight (NULL: none). */
 static json_t *doc_of(const struct multi *m, size_t i, int p, const struct bench_run *inflight)
@@ -40,18 +33,13 @@ static json_t *doc_of(const struct multi *m, size_t i, int p, const struct bench
 /* device_runs[k]: whose run, how it ended, where its points are, and its own members. */
 static json_t *run_json(const struct multi *m, size_t i, int p, json_t *doc, size_t first)
 {
-	json_t *r = json_object(), *v;
-	const char *k;
+	json_t *r = json_object();
 	bool done = m->u[i].doc[p] != NULL;
 
 	json_object_set_new(r, "device", json_string(m->ds.label[i]));
 	json_object_set_new(r, "concurrent", json_boolean(p == MULTI_TOGETHER));
 	json_object_set_new(r, "exit_code", done ? json_integer(m->u[i].rc[p]) : json_null());
-	json_object_set_new(r, "first_point", json_integer((json_int_t)first));
-	json_object_set_new(r, "points", json_integer((json_int_t)json_array_size(json_object_get(doc, "points"))));
-	json_object_foreach(doc, k, v)
-		if (!shared_member(k))
-			json_object_set(r, k, v);
+	harness_run_members(r, doc, first, shared_keys);
 	return r;
 }
 

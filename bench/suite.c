@@ -68,17 +68,11 @@ static void drop_outputs(void)
 /* ---- the suite's document ---- */
 
 /* Members of a run's document that the suite's document states once, at its top. */
-static bool shared_member(const char *k)
-{
-	static const char *const keys[] = { "schema_version", "tool", "timestamp", "end_timestamp",
-					    "command", "host", "environment", "device_hierarchy", "device", "model_device",
-					    "benchmark", "points", "time_origin", NULL };
-
-	for (size_t i = 0; keys[i]; i++)
-		if (strcmp(keys[i], k) == 0)
-			return true;
-	return false;
-}
+/* What the suite's document holds once, not per entry. */
+static const char *const shared_keys[] = { "schema_version", "tool", "timestamp", "end_timestamp",
+					   "command", "host", "environment", "device_hierarchy",
+					   "device", "model_device", "benchmark", "points", "time_origin",
+					   NULL };
 
 static const char *doc_benchmark(const json_t *doc, const struct suite_entry *e)
 {
@@ -91,8 +85,7 @@ static const char *doc_benchmark(const json_t *doc, const struct suite_entry *e)
 static json_t *run_json(const struct suite_run *sr, size_t i, size_t first)
 {
 	const struct suite_entry *e = &sr->su.e[i];
-	json_t *doc = sr->docs[i], *r = json_object(), *v;
-	const char *k;
+	json_t *doc = sr->docs[i], *r = json_object();
 
 	json_object_set_new(r, "entry", json_integer((json_int_t)i + 1));
 	json_object_set_new(r, "bench", json_string(e->bench));
@@ -100,11 +93,7 @@ static json_t *run_json(const struct suite_run *sr, size_t i, size_t first)
 	json_object_set_new(r, "args", e->args ? json_copy(e->args) : json_array());
 	json_object_set_new(r, "about", bench_json_str0(e->about));
 	json_object_set_new(r, "exit_code", json_integer(sr->rc[i]));
-	json_object_set_new(r, "first_point", json_integer((json_int_t)first));
-	json_object_set_new(r, "points", json_integer((json_int_t)json_array_size(json_object_get(doc, "points"))));
-	json_object_foreach(doc, k, v)
-		if (!shared_member(k))
-			json_object_set(r, k, v);
+	harness_run_members(r, doc, first, shared_keys);
 	return r;
 }
 

@@ -237,3 +237,20 @@ json_t *bench_json_str0(const char *s)
 {
 	return s ? json_string(s) : json_null();
 }
+
+void harness_run_members(json_t *r, json_t *doc, size_t first, const char *const *shared)
+{
+	json_t *v;
+	const char *k;
+
+	json_object_set_new(r, "first_point", json_integer((json_int_t)first));
+	json_object_set_new(r, "points",
+			    json_integer((json_int_t)json_array_size(json_object_get(doc, "points"))));
+	json_object_foreach(doc, k, v) {
+		size_t i = 0;
+		while (shared[i] && strcmp(shared[i], k) != 0)
+			i++;
+		if (!shared[i])
+			json_object_set(r, k, v);
+	}
+}

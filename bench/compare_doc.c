@@ -49,6 +49,8 @@ static void bad(const char *path, const char *field, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	if (!*path)   /* an empty operand: say so, not ": cannot read" */
+		path = "'' (an empty file name)";
 	if (field)
 		cli_die(EXIT_USAGE, "%s: %s: %s", path, field, msg);
 	cli_die(EXIT_USAGE, "%s: %s", path, msg);

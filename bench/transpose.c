@@ -113,10 +113,11 @@ static const struct cli_opt tr_cli[] = {
 	  .help = "of the names above (default all)" },
 	{ "tile", "LIST", CLI_NAMES, TO(tile), .names = tile_names, .n_names = TR_NTILE,
 	  .help = "shuffle: the side of the tile a sub-group transposes in registers,\n"
-		  "16, 32 or all (default " TR_DEFAULT_TILE "); n must be a multiple of it" },
+		  "16, 32 or all (default " TR_DEFAULT_TILE "; on NVIDIA GPUs 32); a point\n"
+		  "whose tile does not divide n is skipped" },
 	{ "vec", "LIST", CLI_NAMES, TO(vec), .names = vec_names, .n_names = TR_NVEC,
 	  .help = "shuffle: ints per global load and store, 1, 2, 4 or all (default "
-		  TR_DEFAULT_VEC ")" },
+		  TR_DEFAULT_VEC ";\non NVIDIA GPUs 4)" },
 	{ "tiles-per-sg", "RANGE", CLI_RANGE, TO(per_sg), 1, 64,
 	  .help = "shuffle: tiles per sub-group, stacked down the matrix, the next\n"
 		  "tile's loads issued before the current one's exchange (default "

@@ -471,6 +471,9 @@ def case_bad_input():
             check(not r.files, f"bad input {name}: no output left behind")
     r = compare(good, None)
     check(r.code == 2 and "new.json: cannot read: No such file" in r.err, "bad input: no file", r)
+    e = subprocess.run([BENCH, "compare", "", ""], capture_output=True, text=True)
+    check(e.returncode == 2 and "'' (an empty file name): cannot read" in e.stderr,
+          f"bad input: empty names: exit {e.returncode}, {e.stderr!r}")
 
 
 def case_real():

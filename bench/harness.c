@@ -429,7 +429,7 @@ static json_t *settings_json(const struct bench_run *r)
 	if (r->cold)
 		flush = json_pack("{s:I, s:I, s:s}", "bytes", (json_int_t)bench_flush_bytes(r), "llc_bytes",
 				  (json_int_t)llc, "llc_source", llc_source);
-	return json_pack("{s:I, s:I, s:o, s:o, s:o, s:I, s:I, s:o, s:s, s:o}", "reps", (json_int_t)co->reps,
+	return json_pack("{s:I, s:I, s:o, s:o, s:o, s:I, s:I, s:o, s:o, s:o}", "reps", (json_int_t)co->reps,
 			 "warmup", (json_int_t)co->warmup,
 			 "min_time_s", co->min_time_s > 0 ? json_real(co->min_time_s) : json_null(),
 			 "ci_width_pct", co->ci_width_pct > 0 ? json_real(co->ci_width_pct) : json_null(),
@@ -437,7 +437,10 @@ static json_t *settings_json(const struct bench_run *r)
 					   : json_null(),
 			 "timeout_s", (json_int_t)co->timeout_s, "noisy_cv", (json_int_t)co->noisy_cv,
 			 "sg_backend", bench_json_str0(co->sg_backend), "cache",
-			 cache_names[r->cold ? BENCH_CACHE_COLD : BENCH_CACHE_WARM], "cache_flush", flush);
+			 co->validate_only ? json_null()   /* nothing timed */
+					   : json_string(cache_names[r->cold ? BENCH_CACHE_COLD
+									    : BENCH_CACHE_WARM]),
+			 "cache_flush", flush);
 }
 
 /* The document of a run, before its points: the session's device, model and settings. */
@@ -480,9 +483,11 @@ struct bench_run *bench_run_begin(struct bench_session *s, struct bench_job *j)
 	*r = (struct bench_run){ .ops = j->ops, .opts = j->opts, .co = &j->shared->co, .sess = s,
 				 .dev = s->dev, .pc = s->pc, .model = s->model, .peers = s->peers,
 				 .label = s->label };
-	r->cold = r->co->cache == BENCH_CACHE_COLD ||
-		  (r->co->cache == BENCH_CACHE_ROW && (r->ops->flags & BENCH_COLD) &&
-		   (r->dev->type & CL_DEVICE_TYPE_GPU));
+	/* --validate-only times nothing: no cache state to set */
+	r->cold = !r->co->validate_only &&
+		  (r->co->cache == BENCH_CACHE_COLD ||
+		   (r->co->cache == BENCH_CACHE_ROW && (r->ops->flags & BENCH_COLD) &&
+		    (r->dev->type & CL_DEVICE_TYPE_GPU)));
 	r->phase_ns[PHASE_SESSION] = s->open_ns;   /* the first run's; 0 for later ones */
 	s->open_ns = 0;
 	r->doc = run_doc(r);

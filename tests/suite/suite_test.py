@@ -338,6 +338,11 @@ def case_cache():
                 if args[0] == "atomics":
                     check(doc.get("setup", {}).get("flush_bytes") == flush["bytes"] and flush["llc_source"] == "--llc",
                           f"{args}: setup {doc.get('setup')}")
+        # --validate-only times nothing: no cache state, none in the params
+        doc = doc_of("vecadd", "--groups", "1", "--slice", "4Ki", "--cache", "cold", "--validate-only")
+        check(doc["settings"].get("cache", "absent") is None and doc["settings"].get("cache_flush") is None
+              and all("cache" not in p["params"] for p in doc["points"]),
+              f"--validate-only: settings.cache {doc['settings'].get('cache', 'absent')!r}")
         # a --kernels folder without cache_flush.cl: the flush is not the user's kernel
         kd = os.path.join(d, "k")
         os.mkdir(kd)

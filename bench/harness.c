@@ -617,6 +617,9 @@ void bench_job_parse(struct bench_job *j, const struct bench_ops *ops, int argc,
 	}
 	if (ops->flags & BENCH_DEVICE)
 		shared_check(&j->shared->co);
+	if ((ops->flags & BENCH_PEERS) && j->shared->co.cache == BENCH_CACHE_COLD)
+		cli_usage_error("--cache cold: bench %s measures across the devices of one context, and "
+				"the flush evicts the cache of one device: allowed is --cache warm", ops->name);
 	if (ops->check)
 		ops->check(j->opts, &sets[0]);
 }

@@ -108,6 +108,7 @@ static bool cache_make(struct bench_run *r, struct bench_session *s, char *err, 
 	}
 	return CL_CHECK(clEnqueueFillBuffer(r->pc.q, s->flush_buf, &zero, sizeof(zero), 0,
 					    (size_t)bytes, 0, NULL, NULL), err, len) &&
+	       CL_CHECK(clFinish(r->pc.q), err, len) &&   /* before a launch on another queue */
 	       PROG_SET_ARGS(s->flush_k, err, len, PROG_ARG(s->flush_buf), PROG_ARG(s->flush_sink),
 			     PROG_ARG(s->flush_vecs));
 }

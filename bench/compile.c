@@ -8,6 +8,7 @@
  */
 #include "bench.h"
 #include "compile.h"
+#include "sgb.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -72,7 +73,6 @@ static void parse_sg(void *base, const char *arg)
 		cli_usage_error("--sg '%s': give auto or sizes, e.g. auto,8,16,32", arg);
 }
 
-static const char *const grf_names[] = { "small", "large" };
 
 #define CO(f) offsetof(struct compile_opts, f)
 static const struct cli_opt compile_cli[] = {
@@ -85,7 +85,7 @@ static const struct cli_opt compile_cli[] = {
 	{ "sg", "LIST", CLI_FN, 0, .fn = parse_sg,
 	  .help = "--sg of each row: auto and sizes (default auto,8,16,32); rows without\n"
 		  "--sg build their default at auto" },
-	{ "grf", "MODE", CLI_CHOICE, CO(grf), .names = grf_names, .n_names = 2,
+	{ "grf", "MODE", CLI_CHOICE, CO(grf), .names = sgb_grf_names, .n_names = 2,
 	  .help = "--grf of the sub-group rows: small (default) or large" },
 	{ "build-skipped", NULL, CLI_FLAG, CO(build_skipped),
 	  .help = "compile what the run path skips too (its rules checked against the\n"
@@ -271,7 +271,7 @@ static json_t *point_json(const struct compile_opts *o, const struct compile_ses
 	json_object_set_new(pa, "variant", json_string(p->bk->variant));
 	json_object_set_new(pa, "kernel", json_string(p->bk->name));
 	json_object_set_new(pa, "sg_size_requested", p->sg ? json_integer(p->sg) : json_null());
-	json_object_set_new(pa, "grf", json_string(grf_names[o->grf]));
+	json_object_set_new(pa, "grf", json_string(sgb_grf_names[o->grf]));
 	json_object_set_new(j, "params", pa);
 	json_object_set_new(j, "status", json_string(status[p->status]));
 	json_object_set_new(j, "reason", p->reason[0] ? json_string(p->reason) : json_null());
@@ -352,7 +352,7 @@ static void print_table(const struct compile_opts *o, const struct compile_sessi
 		table_add(&t, cells);
 	}
 	printf("compiled by %s (%s, found by %s), --grf %s; from each zebin's .ze_info and "
-	       ".text sections\n", s->oc.path, s->oc.version, s->oc.found_by, grf_names[o->grf]);
+	       ".text sections\n", s->oc.path, s->oc.version, s->oc.found_by, sgb_grf_names[o->grf]);
 	table_print(&t, stdout);
 	table_free(&t);
 	for (size_t k = 1; k <= notes; k++)
@@ -401,7 +401,7 @@ static json_t *make_doc(const struct compile_opts *o, const struct compile_sessi
 	for (size_t i = 0; i < o->n_sg; i++)
 		json_array_append_new(sg, o->sg[i] ? json_integer(o->sg[i]) : json_string("auto"));
 	json_object_set_new(doc, "compile", json_pack("{s:o, s:s, s:b, s:s}", "sg", sg, "grf",
-						      grf_names[o->grf], "build_skipped",
+						      sgb_grf_names[o->grf], "build_skipped",
 						      o->build_skipped, "source",
 						      "each zebin's .ze_info (execution_env, "
 						      "per_thread_memory_buffers) and .text.KERNEL "

@@ -112,12 +112,11 @@ static const struct cli_opt common_cli[] = {
 	  .help = "the last-level cache's size, for --cache cold and latency's labels\n"
 		  "(default: the device's figure)" },
 	{ 0 } };
-static const char *const grf_names[] = { "small", "large" };
 static const struct cli_opt sg_cli[] = {
 	{ "sg-backend", "B", CLI_FN, 0, .fn = parse_sg_backend,
 	  .help = "sub-group backend: intel, khr, nv or emulated (default: the first the\n"
 		  "device runs; vecadd and occupancy: the driver's own sub-groups, or none)" },
-	{ "grf", "MODE", CLI_CHOICE, CO(grf), .names = grf_names, .n_names = 2,
+	{ "grf", "MODE", CLI_CHOICE, CO(grf), .names = sgb_grf_names, .n_names = 2,
 	  .help = "Intel GPUs' register file: small (128 registers a thread, default) or\n"
 		  "large (" SGB_GRF_LARGE_OPTION ": 256, half the threads per XVE;\n"
 		  "Xe-HPG and Xe-HPC)" },

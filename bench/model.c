@@ -4,6 +4,7 @@
  */
 #include "bench.h"
 #include "compile.h"
+#include "sgb.h"
 #include "occ.h"
 
 #include <ctype.h>
@@ -25,7 +26,7 @@ struct model_opts {
 	unsigned wg, sg, regs; /* 0: the device's default */
 	uint64_t slm;
 	bool barrier, list, full;
-	unsigned grf;          /* index in grf_names */
+	unsigned grf;          /* index in sgb_grf_names */
 	unsigned pct;          /* enum occ_pct_style, index in pct_names */
 	struct range groups;   /* n == 0: one full wave */
 	struct model_param params[MAX_PARAMS];
@@ -42,7 +43,6 @@ struct model_dev {
 
 /* ---- options ------------------------------------------------------------------------------ */
 
-static const char *const grf_names[] = { "small", "large" };
 /* In enum occ_pct_style order. */
 static const char *const pct_names[] = { "round", "trunc", "integer" };
 
@@ -91,7 +91,7 @@ static const struct cli_opt model_cli[] = {
 	{ "slm", "BYTES", CLI_SIZE, MO(slm), 0, 1ull << 30,
 	  .help = "local memory per work-group (K/Ki suffixes)" },
 	{ "barrier", NULL, CLI_FLAG, MO(barrier), .help = "the kernel uses work-group barriers" },
-	{ "grf", "MODE", CLI_CHOICE, MO(grf), .names = grf_names, .n_names = 2,
+	{ "grf", "MODE", CLI_CHOICE, MO(grf), .names = sgb_grf_names, .n_names = 2,
 	  .help = "Intel GRF mode: small (default) or large (half the threads per XVE)" },
 	{ "regs", "N", CLI_UINT, MO(regs), 0, 65536,
 	  .help = "registers per work-item (NVIDIA) or VGPRs (AMD)" },
@@ -236,7 +236,7 @@ static void print_header(const struct occ_device *d, const struct occ_kernel *k,
 	fprintf(f, "Kernel: work-group %u, %s %u, local memory %lu B, %s", k->wg_size,
 		simd_word[d->vendor], r1->sg_size, k->slm_bytes, k->barrier ? "barrier" : "no barrier");
 	if (d->vendor == OCC_VENDOR_INTEL)
-		fprintf(f, ", %s GRF", k->grf_large ? "large" : "small");
+		fprintf(f, ", %s GRF", sgb_grf_names[k->grf_large]);
 	if (k->regs_per_thread)
 		fprintf(f, ", %u %s per work-item", k->regs_per_thread,
 			d->vendor == OCC_VENDOR_AMD ? "VGPRs" : "registers");

@@ -5,6 +5,8 @@
 #include <stdarg.h>
 #include <string.h>
 
+const char *const sgb_grf_names[2] = { "small", "large" };
+
 static bool why_set(char *why, size_t len, const char *msg)
 {
 	snprintf(why, len, "%s", msg);
@@ -561,7 +563,7 @@ json_t *sgb_build_json(const struct dev_info *d, const struct sgb_choice *c)
 	json_object_set_new(o, "opencl_c_why", json_string(why));
 	if (igpu_arch(d) != IGPU_NONE) {
 		json_object_set_new(o, "intel_gpu", json_string(igpu_arch_name(igpu_arch(d))));
-		json_object_set_new(o, "grf", json_string(c->grf_large ? "large" : "small"));
+		json_object_set_new(o, "grf", json_string(sgb_grf_names[c->grf_large]));
 		if (c->grf_large && !sgb_grf_large(d, c))
 			json_object_set_new(o, "grf_note", json_string(SGB_GRF_XE_LP_NOTE));
 	}

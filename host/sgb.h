@@ -133,6 +133,8 @@ unsigned sgb_opencl_c(const struct dev_info *d, const struct sgb_choice *c, char
 bool sgb_block_io(const struct dev_info *d, const struct sgb_choice *c, const char **impl,
 		  char *why_not, size_t len);
 
+/* The register-file modes by --grf's index: "small" (0), "large" (1). */
+extern const char *const sgb_grf_names[2];
 /* Sets c->grf_large (--grf); false with a message where d is not an Intel GPU. */
 bool sgb_set_grf(const struct dev_info *d, struct sgb_choice *c, bool large, char *err, size_t len);
 /* True when c's kernels get the large register file on d (asked, and Xe-HPG or Xe-HPC). */

@@ -252,17 +252,9 @@ static void atomics_teardown(struct bench_run *r)
 
 /* ---- timing ---- */
 
-/* Warm-up and timed launches into pt's samples (each after a flush with --cache cold). */
-static bool at_time(struct bench_run *r, struct bench_point *pt, struct at_state *p,
-		    struct time_launch *l)
-{
-	(void)p;
-	return bench_point_measure(r, pt, time_enqueue_launch, l);
-}
-
 /* The chain's launch overhead: the same launches with ops = 0 (counters untouched). */
-static void at_overhead(struct bench_run *r, struct bench_point *pt, struct at_state *p,
-			struct at_run *t, unsigned ops)
+static void at_overhead(struct bench_run *r, struct bench_point *pt, struct at_run *t,
+			unsigned ops)
 {
 	struct bench_point zero = { 0 };   /* its samples, apart from the point's own */
 	char err[512];
@@ -271,7 +263,7 @@ static void at_overhead(struct bench_run *r, struct bench_point *pt, struct at_s
 		bench_fail(pt, "%s", err);
 		return;
 	}
-	if (at_time(r, &zero, p, &t->l))
+	if (bench_point_measure(r, &zero, time_enqueue_launch, &t->l))
 		t->overhead_ns = zero.time.median;
 	else
 		bench_fail(pt, "%s", zero.reason);
@@ -304,7 +296,7 @@ static void at_measure(struct bench_run *r, struct bench_point *pt, struct at_st
 		return;
 	}
 	pt->validated = true;
-	timed = at_time(r, pt, p, &t->l);
+	timed = bench_point_measure(r, pt, time_enqueue_launch, &t->l);
 	t->launches += r->co->warmup + (unsigned)pt->n;   /* the timed ones: as many as were taken */
 	if (!timed)
 		return;
@@ -315,7 +307,7 @@ static void at_measure(struct bench_run *r, struct bench_point *pt, struct at_st
 	}
 	/* after the check: an ops = 0 launch leaves the counters but resets out[0] */
 	if (t->pat == AT_CHAIN)
-		at_overhead(r, pt, p, t, ops);
+		at_overhead(r, pt, t, ops);
 }
 
 /* Order and scope used beyond the declared capabilities, as words; empty when declared. */

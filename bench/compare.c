@@ -318,6 +318,54 @@ static enum cmp_verdict timing_verdict(const struct compare_opts *o, struct cmp_
 	return CMP_UNCHANGED;
 }
 
+/* Whether the times in [lo2, hi2] lie wholly beyond +-tol of those in [lo1, hi1]. */
+static bool apart(double lo1, double hi1, double lo2, double hi2, double tol)
+{
+	return lo2 > hi1 * (1 + tol) || hi2 < lo1 * (1 - tol);
+}
+
+/*
+ * The clock gate: a change the two gates found is the kernel's only where the device ran at
+ * the same speed. Where both points carry the clock probe, probe times that moved apart by
+ * more than the noise band (at least CMP_PROBE_MIN_PCT), every one of one side beyond every one of the other (so that a
+ * probe as noisy as a CPU runtime's launches decides nothing), between the documents or
+ * within either point, make the change inconclusive.
+ */
+static enum cmp_verdict clock_gate(struct cmp_row *r, enum cmp_verdict tv)
+{
+	const struct cmp_point *side[2] = { r->base, r->new_ };
+	static const char *const names[2] = { "BASE", "NEW" };
+	double tol = fmax(r->noise_pct, CMP_PROBE_MIN_PCT) / 100;
+
+	if (!(side[0]->probe_med > 0 && side[1]->probe_med > 0))
+		return tv;
+	r->probe_ratio = side[1]->probe_med / side[0]->probe_med;
+	if (tv != CMP_REGRESSED && tv != CMP_IMPROVED)
+		return tv;
+	for (int i = 0; i < 2; i++) {
+		const struct cmp_point *s = side[i];
+		if (apart(s->probe_lo[0], s->probe_hi[0], s->probe_lo[1], s->probe_hi[1], tol)) {
+			note(r, "but the clock probe moved within %s's point (%.2f-%.2f us before, "
+			     "%.2f-%.2f after): the device's speed changed while it was measured", names[i],
+			     s->probe_lo[0] / 1e3, s->probe_hi[0] / 1e3, s->probe_lo[1] / 1e3,
+			     s->probe_hi[1] / 1e3);
+			return CMP_INCONCLUSIVE;
+		}
+	}
+	double blo = fmin(side[0]->probe_lo[0], side[0]->probe_lo[1]);
+	double bhi = fmax(side[0]->probe_hi[0], side[0]->probe_hi[1]);
+	double nlo = fmin(side[1]->probe_lo[0], side[1]->probe_lo[1]);
+	double nhi = fmax(side[1]->probe_hi[0], side[1]->probe_hi[1]);
+	if (apart(blo, bhi, nlo, nhi, tol)) {
+		note(r, "but the clock probe, a fixed kernel, moved too (%.2f-%.2f us in BASE, %.2f-%.2f "
+		     "in NEW, x%.3f): the device ran everything at another speed (its clock or power "
+		     "state), so the change is not the kernel's alone",
+		     blo / 1e3, bhi / 1e3, nlo / 1e3, nhi / 1e3, r->probe_ratio);
+		return CMP_INCONCLUSIVE;
+	}
+	return tv;
+}
+
 static bool is(const struct cmp_point *p, const char *status)
 {
 	return strcmp(p->status, status) == 0;
@@ -352,7 +400,7 @@ static enum cmp_verdict judge(const struct cmp_result *c, struct cmp_row *r)
 		     (long long)json_integer_value(sb), (long long)json_integer_value(sn));
 		tv = CMP_INCONCLUSIVE;
 	} else if (b->samples && n->samples) {
-		tv = timing_verdict(o, r);
+		tv = clock_gate(r, timing_verdict(o, r));
 	} else if (!b->samples && !n->samples) {
 		if (!is(b, "ok") || !is(n, "ok"))
 			note(r, "%s in BASE, %s in NEW", b->status, n->status);

@@ -20,6 +20,10 @@ enum cmp_verdict {
 
 /* Repetitions each side needs for the U test; fewer gives inconclusive. */
 #define CMP_MIN_REPS 9
+/* The most clock probe times a side (before, after) of a point may hold. */
+#define CMP_PROBE_MAX 16
+/* The clock gate's least tolerance, %: the probe's own repeatability at a fixed clock. */
+#define CMP_PROBE_MIN_PCT 1
 
 /* params members left out of matching, and why (compare_doc.c). */
 struct cmp_ignored {
@@ -53,6 +57,8 @@ struct cmp_point {
 	double *samples;           /* time_ns.samples; NULL: the point has no timings */
 	size_t n;
 	double median;             /* time_ns.median, ns */
+	/* clock_probe_ns: its times before and after, each side's least and most (0: none) */
+	double probe_lo[2], probe_hi[2], probe_med;
 	char *key;                 /* benchmark (its device where the comparison has several)
 				    * and params less the ignored members */
 	const char *device;        /* the device it names, in a document of several (else NULL) */
@@ -121,6 +127,7 @@ struct cmp_row {
 	double u, p;
 	const char *p_method;
 	bool significant, outside_noise;
+	double probe_ratio;        /* the clock probe's NEW / BASE (0: not both probed) */
 	json_t *changed;           /* [{field, base, new}], owned */
 	char notes[1024];
 };

@@ -247,6 +247,40 @@ static void check_times(struct cmp_doc *d, struct cmp_point *p, json_t *t, const
 }
 
 /*
+ * clock_probe_ns: before and after, each 1..CMP_PROBE_MAX positive times; the least and most
+ * of each, the median of all.
+ */
+static void check_probe(struct cmp_doc *d, struct cmp_point *p, json_t *v, const char *at)
+{
+	static const char *const when[] = { "before", "after" };
+	double all[2 * CMP_PROBE_MAX];
+	size_t n = 0;
+	struct stats st;
+	char f[256];
+
+	for (int k = 0; k < 2; k++) {
+		snprintf(f, sizeof(f), "%s.clock_probe_ns.%s", at, when[k]);
+		json_t *a = member(d->path, f, v, when[k], JSON_ARRAY, true);
+		if (json_array_size(a) < 1 || json_array_size(a) > CMP_PROBE_MAX)
+			bad(d->path, f, "holds %zu times: 1 to %d", json_array_size(a), CMP_PROBE_MAX);
+		p->probe_lo[k] = INFINITY;
+		p->probe_hi[k] = 0;
+		for (size_t i = 0; i < json_array_size(a); i++) {
+			json_t *x = json_array_get(a, i);
+			snprintf(f, sizeof(f), "%s.clock_probe_ns.%s[%zu]", at, when[k], i);
+			double ns = json_number_value(x);
+			if (!json_is_number(x) || !(ns > 0) || !isfinite(ns))
+				bad(d->path, f, "is not a positive number of ns");
+			p->probe_lo[k] = fmin(p->probe_lo[k], ns);
+			p->probe_hi[k] = fmax(p->probe_hi[k], ns);
+			all[n++] = ns;
+		}
+	}
+	stats_compute(all, n, &st);
+	p->probe_med = st.median;
+}
+
+/*
  * The match key: the benchmark, its device where several are compared (its name and, for a
  * run with --concurrent, alone or at once), its params without the ignored members, keys sorted.
  */
@@ -298,6 +332,9 @@ static void check_point(struct cmp_doc *d, size_t i, const char *doc_bench)
 	snprintf(f, sizeof(f), "%s.time_ns", at);
 	if ((t = member(d->path, f, pt, "time_ns", JSON_OBJECT, false)) && strcmp(p->status, "ok") == 0)
 		check_times(d, p, t, at);
+	snprintf(f, sizeof(f), "%s.clock_probe_ns", at);
+	if ((v = member(d->path, f, pt, "clock_probe_ns", JSON_OBJECT, false)))
+		check_probe(d, p, v, at);
 	snprintf(f, sizeof(f), "%s.measured", at);
 	if ((v = member(d->path, f, pt, "measured", JSON_OBJECT, false))) {
 		snprintf(f, sizeof(f), "%s.measured.resident_wg", at);

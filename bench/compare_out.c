@@ -215,6 +215,7 @@ static json_t *row_json(const struct cmp_row *r)
 	json_object_set_new(j, "significant", r->have_test ? json_boolean(r->significant) : json_null());
 	json_object_set_new(j, "outside_noise", r->have_test ? json_boolean(r->outside_noise) : json_null());
 	json_object_set_new(j, "noise_pct", json_real(r->noise_pct));
+	json_object_set_new(j, "clock_probe_ratio", real_or_null(r->probe_ratio > 0, r->probe_ratio));
 	json_object_set_new(j, "changed", r->changed ? json_incref(r->changed) : json_array());
 	return j;
 }

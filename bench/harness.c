@@ -428,7 +428,7 @@ static json_t *settings_json(const struct bench_run *r)
 	if (r->cold)
 		flush = json_pack("{s:I, s:I, s:s}", "bytes", (json_int_t)bench_flush_bytes(r), "llc_bytes",
 				  (json_int_t)llc, "llc_source", llc_source);
-	return json_pack("{s:I, s:I, s:o, s:o, s:o, s:I, s:I, s:o, s:o, s:o}", "reps", (json_int_t)co->reps,
+	return json_pack("{s:I, s:I, s:o, s:o, s:o, s:I, s:I, s:o, s:o, s:o, s:o}", "reps", (json_int_t)co->reps,
 			 "warmup", (json_int_t)co->warmup,
 			 "min_time_s", co->min_time_s > 0 ? json_real(co->min_time_s) : json_null(),
 			 "ci_width_pct", co->ci_width_pct > 0 ? json_real(co->ci_width_pct) : json_null(),
@@ -439,7 +439,10 @@ static json_t *settings_json(const struct bench_run *r)
 			 co->validate_only ? json_null()   /* nothing timed */
 					   : json_string(cache_names[r->cold ? BENCH_CACHE_COLD
 									    : BENCH_CACHE_WARM]),
-			 "cache_flush", flush);
+			 "cache_flush", flush, "clock_probe",
+			 co->validate_only ? json_null()
+					   : json_pack("{s:i, s:i}", "rounds", HARNESS_PROBE_ROUNDS, "launches",
+						       HARNESS_PROBE_LAUNCHES));
 }
 
 /* The document of a run, before its points: the session's device, model and settings. */

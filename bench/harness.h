@@ -160,6 +160,14 @@ struct bench_reps {
 	double timed_s;      /* host time from the first timed launch to the last one's end */
 };
 
+/*
+ * The clock probe (kernels/clock_probe.cl) the measuring loop times before and after each
+ * point's launches (bench/measure.c): rounds of its chain, and launches each time
+ * (settings.clock_probe).
+ */
+#define HARNESS_PROBE_ROUNDS 4096
+#define HARNESS_PROBE_LAUNCHES 3
+
 /* One point of a run: a typed record; its JSON, CSV and table row are views of it. */
 struct bench_point {
 	size_t index;                /* in the plan */
@@ -189,6 +197,9 @@ struct bench_point {
 				      * (in the same allocation; NULL: not recorded) */
 	size_t n;
 	struct bench_reps reps;      /* how many timed launches, and why no more (the harness's) */
+	/* the clock probe's times before and after the launches (where probed) */
+	double probe_ns[2][HARNESS_PROBE_LAUNCHES];
+	bool probed;
 	double win_t0, win_t1;       /* host monotonic ns of the first timed launch's start and the
 				      * last one's end (the overlap of devices measured at once) */
 	cl_command_queue queue;      /* where the harness times it (NULL: the run's r->pc.q); a
@@ -228,11 +239,15 @@ struct bench_session {
 	int64_t origin_unix_ns;
 	double open_ns;                 /* host time opening it took (the first run's phases_s) */
 	/* --cache cold: the flush kernel and its scratch, made at the first cold launch */
-	struct prog_ctx flush_pc;
+	struct prog_ctx own_pc;         /* the run's context, the built-in kernels (measure.c) */
 	cl_program flush_prog;
 	cl_kernel flush_k;
 	cl_mem flush_buf, flush_sink;
 	cl_ulong flush_vecs;            /* 16-byte vectors in flush_buf */
+	/* the clock probe (clock_probe.cl), made at the first timed point */
+	cl_program probe_prog;
+	cl_kernel probe_k;
+	cl_mem probe_buf;
 	/*
 	 * Writes what was measured when the process must end at once (a second signal, a point
 	 * past --timeout): r is the run in flight, its points added to its document (NULL:

@@ -16,11 +16,12 @@ json_t *harness_origin_json(const struct bench_session *s);
 /* ---- measure.c ---- */
 /*
  * --cache cold: evicts the cache of q's device (of the run's context) before a timed
- * command, waiting for it where wait (exit 1 naming the driver's error). The flush kernel and its scratch buffer are
- * made at the first call and released by harness_cache_free.
+ * command, waiting for it where wait (exit 1 naming the driver's error). The flush kernel
+ * and its scratch buffer are made at the first call.
  */
 void harness_cache_flush(struct bench_run *r, cl_command_queue q, bool wait);
-void harness_cache_free(struct bench_session *s);
+/* Releases the harness's own kernels (the flush, the clock probe) and their buffers. */
+void harness_own_free(struct bench_session *s);
 /* A time_enqueue_fn that flushes the cache, then enqueues inner (whose event it returns). */
 struct harness_cold_cmd {
 	struct bench_run *r;

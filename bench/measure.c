@@ -83,7 +83,22 @@ static enum bench_stop stop_now(const struct common_opts *co, const struct bench
 	return co->ci_width_pct <= 0 || (co->min_time_s > 0 && *ci_was) ? STOP_MIN_TIME : STOP_CI;
 }
 
-/* ---- --cache cold ---- */
+/* ---- the harness's own kernels: --cache cold's flush, the clock probe ---- */
+
+/*
+ * Builds the harness's kernel NAME of FILE, always from the built-in copy whatever --kernels
+ * names (the measuring tools are not the user's kernels), in the run's context.
+ */
+static bool own_kernel(struct bench_run *r, const char *file, const char *name, cl_program *prog,
+		       cl_kernel *k, char *err, size_t len)
+{
+	struct bench_session *s = r->sess;
+
+	s->own_pc = r->pc;
+	s->own_pc.kernels_dir = NULL;
+	return (*prog = prog_build(&s->own_pc, file, "", NULL, err, len)) &&
+	       (*k = prog_kernel(*prog, name, err, len));
+}
 
 /* The flush kernel and its zeroed scratch of bench_flush_bytes. */
 static bool cache_make(struct bench_run *r, struct bench_session *s, char *err, size_t len)
@@ -92,10 +107,7 @@ static bool cache_make(struct bench_run *r, struct bench_session *s, char *err, 
 	cl_uint zero = 0;
 	cl_int e = CL_SUCCESS;
 
-	s->flush_pc = r->pc;
-	s->flush_pc.kernels_dir = NULL;   /* the built-in copy, whatever --kernels names */
-	if (!(s->flush_prog = prog_build(&s->flush_pc, "cache_flush.cl", "", NULL, err, len)) ||
-	    !(s->flush_k = prog_kernel(s->flush_prog, "cache_flush", err, len)))
+	if (!own_kernel(r, "cache_flush.cl", "cache_flush", &s->flush_prog, &s->flush_k, err, len))
 		return false;
 	s->flush_vecs = bytes / 16;
 	s->flush_buf = clCreateBuffer(r->pc.ctx, CL_MEM_READ_ONLY, (size_t)bytes, NULL, &e);
@@ -132,19 +144,61 @@ void harness_cache_flush(struct bench_run *r, cl_command_queue q, bool wait)
 		cli_die(EXIT_FAIL, "driver: evicting the cache (--cache cold): %s", err);
 }
 
-void harness_cache_free(struct bench_session *s)
+/* Releases one of the harness's kernels, its program and its buffers (b may be NULL), and forgets them. */
+static void own_free(cl_program *prog, cl_kernel *k, cl_mem *a, cl_mem *b)
 {
-	if (s->flush_k)
-		clReleaseKernel(s->flush_k);
-	if (s->flush_prog)
-		clReleaseProgram(s->flush_prog);
-	if (s->flush_buf)
-		clReleaseMemObject(s->flush_buf);
-	if (s->flush_sink)
-		clReleaseMemObject(s->flush_sink);
-	s->flush_k = NULL;
-	s->flush_prog = NULL;
-	s->flush_buf = s->flush_sink = NULL;
+	cl_mem *m[2] = { a, b };
+
+	if (*k)
+		clReleaseKernel(*k);
+	if (*prog)
+		clReleaseProgram(*prog);
+	*k = NULL;
+	*prog = NULL;
+	for (int i = 0; i < 2; i++)
+		if (m[i] && *m[i]) {
+			clReleaseMemObject(*m[i]);
+			*m[i] = NULL;
+		}
+}
+
+void harness_own_free(struct bench_session *s)
+{
+	own_free(&s->flush_prog, &s->flush_k, &s->flush_buf, &s->flush_sink);
+	own_free(&s->probe_prog, &s->probe_k, &s->probe_buf, NULL);
+}
+
+/* The probe kernel and its one-word output, with its arguments set. */
+static bool probe_make(struct bench_run *r, struct bench_session *s, char *err, size_t len)
+{
+	cl_uint rounds = HARNESS_PROBE_ROUNDS;
+	cl_int e = CL_SUCCESS;
+
+	if (!own_kernel(r, "clock_probe.cl", "clock_probe", &s->probe_prog, &s->probe_k, err, len))
+		return false;
+	s->probe_buf = clCreateBuffer(r->pc.ctx, CL_MEM_WRITE_ONLY, 4, NULL, &e);
+	if (e != CL_SUCCESS) {
+		snprintf(err, len, "clCreateBuffer (4 bytes for the clock probe): %s", cl_err_name(e));
+		return false;
+	}
+	return PROG_SET_ARGS(s->probe_k, err, len, PROG_ARG(s->probe_buf), PROG_ARG(rounds));
+}
+
+/*
+ * The clock probe on q: HARNESS_PROBE_LAUNCHES timed launches of one work-item, their times
+ * in ns to dev. Exit 1 naming the driver's error where it fails.
+ */
+static void clock_probe(struct bench_run *r, cl_command_queue q, double *dev)
+{
+	struct bench_session *s = r->sess;
+	double wall[HARNESS_PROBE_LAUNCHES];
+	char err[4096];
+
+	if (!s->probe_k && !probe_make(r, s, err, sizeof(err)))
+		cli_die(EXIT_FAIL, "driver: the clock probe (clock_probe.cl): %s", err);
+	struct time_launch l = { s->probe_k, 1, 1 };
+	if (!time_run(q, time_enqueue_launch, &l, 0, HARNESS_PROBE_LAUNCHES, dev, wall, err, sizeof(err)))
+		cli_die(EXIT_FAIL, "driver: the clock probe (clock_probe.cl): %s", err);
 }
 
 cl_int harness_enqueue_cold(void *arg, cl_command_queue q, cl_event *ev)
@@ -220,6 +274,7 @@ bool bench_point_measure_prep(struct bench_run *r, struct bench_point *pt, time_
 			      void *arg, bench_prep_fn prep, void *prep_arg)
 {
 	const struct common_opts *co = r->co;
+	cl_command_queue q = pt->queue ? pt->queue : r->pc.q;
 	size_t cap = co->reps, next = co->reps;
 	enum bench_stop stop = STOP_NONE;
 	char err[1024];
@@ -231,7 +286,11 @@ bool bench_point_measure_prep(struct bench_run *r, struct bench_point *pt, time_
 	pt->n = 0;
 	pt->reps = (struct bench_reps){ 0 };
 	samples_room(pt, 0, cap);
-	ok = time_run(pt->queue ? pt->queue : r->pc.q, fn, arg, co->warmup, 0, NULL, NULL, err, sizeof(err));
+	/* the probe's program is the run's device's: a point on another's queue has none */
+	pt->probed = q == r->pc.q;
+	if (pt->probed)
+		clock_probe(r, q, pt->probe_ns[0]);
+	ok = time_run(q, fn, arg, co->warmup, 0, NULL, NULL, err, sizeof(err));
 	if (r->sync)   /* the timed launches start with the other devices' (after a failure too) */
 		multi_sync_timing(r->sync, r->sync_index);
 	t0 = time_now_ns();
@@ -246,6 +305,8 @@ bool bench_point_measure_prep(struct bench_run *r, struct bench_point *pt, time_
 		multi_sync_satisfied(r->sync);
 	pt->win_t0 = t0;
 	pt->win_t1 = time_now_ns();
+	if (ok && pt->probed)
+		clock_probe(r, q, pt->probe_ns[1]);
 	if (!ok) {
 		pt->n = 0;
 		bench_fail(pt, "%s", err);

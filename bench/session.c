@@ -183,7 +183,7 @@ void bench_session_open(struct bench_session *s, const struct common_opts *co)
 void bench_session_close(struct bench_session *s)
 {
 	watch_stop();
-	harness_cache_free(s);
+	harness_own_free(s);
 	prog_ctx_release(&s->pc);
 	dev_list_free(&s->devs);
 }

@@ -1,7 +1,7 @@
 /*
  * bench transpose: the guide's 16 x 16 shuffle transpose, then whole n x n
  * matrices: sub-groups transposing tiles in registers with shuffles (in shapes
- * chosen on the command line: tile, vector width, tiles per sub-group, exchange),
+ * chosen on the command line: tile, vector width, tiles per sub-group, exchange, walk),
  * the guide's broadcasts, a local-memory tiled transpose and a naive one, each
  * validated and timed beside the copy ceiling of the same bytes.
  */
@@ -24,20 +24,25 @@ _Static_assert(TR_NVAR <= SGD_MAX_VARIANTS, "sg_data.h holds the variants");
 static const char *const tile_names[] = { "16", "32" };
 static const char *const vec_names[] = { "1", "2", "4" };
 static const char *const exch_names[] = { "butterfly", "xor" };
+static const char *const walk_names[] = { "rows", "cols" };
 #define TR_NTILE 2
 #define TR_NVEC 3
 #define TR_NEXCH 2
+#define TR_NWALK 2
 /* The shuffle variant's default shape, spelled as its options are: the guide's 16 x 16 tiles. */
 #define TR_DEFAULT_TILE "16"
 #define TR_DEFAULT_VEC "1"
 #define TR_DEFAULT_PER_SG "1"
 #define TR_DEFAULT_EXCHANGE "butterfly"
+#define TR_DEFAULT_WALK "rows"
 /*
  * On NVIDIA GPUs (warps of 32) the fastest shape measured, 8192^2 on an H100 and an H200
- * (README): 32 x 32 tiles, 4 ints per load and store, one tile per warp, butterflies.
+ * (README): 32 x 32 tiles, 4 ints per load and store, one tile per warp, butterflies,
+ * consecutive warps down the source's columns.
  */
 #define TR_NV_TILE 1          /* of tile_names: 32 */
 #define TR_NV_VEC 2           /* of vec_names: 4 */
+#define TR_NV_WALK 1          /* of walk_names: cols */
 #define TR_MAX_SHAPES 64
 #define TR_MAX_WORDS 128         /* words per lane per tile beyond which a shape is not built */
 #define TR_SG_VARIANTS ((1u << TR_GUIDE16) | (1u << TR_SHUFFLE) | (1u << TR_BCAST))
@@ -58,15 +63,16 @@ static size_t tr_matrix_bytes(uint64_t n)
 struct tr_opts {
 	struct sgd_opts sg;      /* first: --variant, --wg, --sg, --seed */
 	struct range n;
-	bool tile[TR_NTILE], vec[TR_NVEC], exch[TR_NEXCH];  /* the shuffle variant's shapes */
+	bool tile[TR_NTILE], vec[TR_NVEC], exch[TR_NEXCH], walk[TR_NWALK]; /* shuffle shapes */
 	struct range per_sg;     /* --tiles-per-sg */
-	bool shape_default;      /* none of --tile, --vec, --tiles-per-sg, --exchange given */
+	bool shape_default;      /* none of --tile, --vec, --tiles-per-sg, --exchange, --walk given */
 };
 
 /* One shape of the shuffle transpose and its kernel (kernels/transpose.cl, TRS_ macros). */
 struct tr_shape {
 	unsigned tile, vec, per_sg; /* T, V, P */
 	unsigned exch;           /* the exchange, of exch_names: 0 butterfly, 1 xor (the diagonal) */
+	unsigned walk;           /* the order sub-groups take tiles in, of walk_names */
 	cl_program prog;
 	cl_kernel k;             /* NULL with skip or fail */
 	struct kernel_res res;
@@ -126,6 +132,11 @@ static const struct cli_opt tr_cli[] = {
 	  .help = "shuffle: butterfly (log2 T rounds of shuffles and selects), xor\n"
 		  "(the diagonal: lane-permuted registers, T - 1 shuffles), or all\n"
 		  "(default " TR_DEFAULT_EXCHANGE ")" },
+	{ "walk", "LIST", CLI_NAMES, TO(walk), .names = walk_names, .n_names = TR_NWALK,
+	  .help = "shuffle: the order sub-groups take tiles in: rows (along the\n"
+		  "source's rows: neighbours read adjacent tiles), cols (down its\n"
+		  "columns: neighbours write adjacent tiles), or all (default "
+		  TR_DEFAULT_WALK ";\non NVIDIA GPUs cols)" },
 	SGD_CLI(struct tr_opts, sg, "work-group size of the shuffle kernels (default 256)",
 		"sub-group width: intel/khr a size to require (default 16 where it\n"
 		"can be required; the shuffle kernels need a known width), nv 32,\n"
@@ -135,7 +146,7 @@ static const struct cli_opt tr_cli[] = {
 static void tr_check(void *opts, const struct cli_set *given)
 {
 	struct tr_opts *o = opts;
-	static const char *const shape_opts[] = { "tile", "vec", "tiles-per-sg", "exchange" };
+	static const char *const shape_opts[] = { "tile", "vec", "tiles-per-sg", "exchange", "walk" };
 	size_t shapes = 0;
 
 	sgd_check(&o->sg, given);
@@ -158,14 +169,17 @@ static void tr_check(void *opts, const struct cli_set *given)
 		cli_names("vec", TR_DEFAULT_VEC, vec_names, TR_NVEC, o->vec);
 	if (!cli_given(given, "exchange"))
 		cli_names("exchange", TR_DEFAULT_EXCHANGE, exch_names, TR_NEXCH, o->exch);
+	if (!cli_given(given, "walk"))
+		cli_names("walk", TR_DEFAULT_WALK, walk_names, TR_NWALK, o->walk);
 	if (!o->per_sg.n)
 		cli_range("tiles-per-sg", TR_DEFAULT_PER_SG, 1, 64, &o->per_sg);
-	for (unsigned i = 0; i < TR_NTILE * TR_NVEC * TR_NEXCH; i++)
+	for (unsigned i = 0; i < TR_NTILE * TR_NVEC * TR_NEXCH * TR_NWALK; i++)
 		shapes += o->tile[i % TR_NTILE] && o->vec[i / TR_NTILE % TR_NVEC] &&
-			  o->exch[i / (TR_NTILE * TR_NVEC)];
+			  o->exch[i / (TR_NTILE * TR_NVEC) % TR_NEXCH] &&
+			  o->walk[i / (TR_NTILE * TR_NVEC * TR_NEXCH)];
 	if (shapes * o->per_sg.n > TR_MAX_SHAPES)
 		cli_usage_error("%zu x %zu = %zu shuffle shapes, more than %d: narrow --tile, "
-				"--vec, --tiles-per-sg or --exchange", shapes, o->per_sg.n,
+				"--vec, --tiles-per-sg, --exchange or --walk", shapes, o->per_sg.n,
 				shapes * o->per_sg.n, TR_MAX_SHAPES);
 }
 
@@ -194,13 +208,14 @@ static void tr_options(const struct dev_info *d, const struct sgb_choice *c, uns
 	off += snprintf(opts + off, len - (size_t)off, " -DTR_SG=%d", sg);
 	if (sh)
 		snprintf(opts + off, len - (size_t)off, " -DTRS_TILE=%u -DTRS_VEC=%u -DTRS_PER_SG=%u "
-			 "-DTRS_XOR=%u", sh->tile, sh->vec, sh->per_sg, sh->exch);
+			 "-DTRS_XOR=%u -DTRS_WALK=%u", sh->tile, sh->vec, sh->per_sg, sh->exch, sh->walk);
 }
 
-/* "32 v4 x2 butterfly": tile, ints per load, tiles per sub-group, exchange. */
+/* "32 v4 x2 butterfly cols": tile, ints per load, tiles per sub-group, exchange, walk. */
 static void shape_str(const struct tr_shape *sh, char *buf, size_t len)
 {
-	snprintf(buf, len, "%u v%u x%u %s", sh->tile, sh->vec, sh->per_sg, exch_names[sh->exch]);
+	snprintf(buf, len, "%u v%u x%u %s %s", sh->tile, sh->vec, sh->per_sg, exch_names[sh->exch],
+		 walk_names[sh->walk]);
 }
 
 /* Lanes holding one tile, and the words each holds (the kernel's A and E). */
@@ -230,7 +245,8 @@ static struct tr_shape default_shape(void)
 	return (struct tr_shape){ .tile = (unsigned)atoi(TR_DEFAULT_TILE),
 				  .vec = (unsigned)atoi(TR_DEFAULT_VEC),
 				  .per_sg = (unsigned)atoi(TR_DEFAULT_PER_SG),
-				  .exch = strcmp(TR_DEFAULT_EXCHANGE, "xor") == 0 };
+				  .exch = strcmp(TR_DEFAULT_EXCHANGE, "xor") == 0,
+				  .walk = strcmp(TR_DEFAULT_WALK, "cols") == 0 };
 }
 
 /* Builds the shape's own program; a shape that cannot be built here says why. */
@@ -269,22 +285,24 @@ static void plan_shapes(struct bench_run *r, struct tr_opts *o, struct tr_state 
 	if (o->shape_default && r->dev->vendor_kind == DEV_VENDOR_NVIDIA && p->d.c.width == 32) {
 		memset(o->tile, 0, sizeof(o->tile));
 		memset(o->vec, 0, sizeof(o->vec));
-		o->tile[TR_NV_TILE] = o->vec[TR_NV_VEC] = true;   /* one tile a warp, butterflies */
+		memset(o->walk, 0, sizeof(o->walk));
+		/* one tile a warp, butterflies */
+		o->tile[TR_NV_TILE] = o->vec[TR_NV_VEC] = o->walk[TR_NV_WALK] = true;
 	}
-	for (unsigned t = 0; t < TR_NTILE; t++)
-		for (unsigned v = 0; v < TR_NVEC; v++)
-			for (size_t i = 0; i < o->per_sg.n; i++)
-				for (unsigned x = 0; x < TR_NEXCH; x++) {
-					if (!o->tile[t] || !o->vec[v] || !o->exch[x])
-						continue;
-					struct tr_shape *sh = &p->shape[p->n_shapes++];
-					sh->tile = 16u << t;
-					sh->vec = 1u << v;
-					sh->per_sg = (unsigned)o->per_sg.v[i];
-					sh->exch = x;
-					if (!p->d.skip[TR_SHUFFLE])
-						build_shape(r, o, p, sh);
-				}
+	for (unsigned k = 0; k < TR_NTILE * TR_NVEC * TR_NEXCH * TR_NWALK * o->per_sg.n; k++) {
+		/* tile slowest, then vec, tiles per sub-group, exchange, walk */
+		unsigned w = k % TR_NWALK, x = k / TR_NWALK % TR_NEXCH;
+		size_t i = k / (TR_NWALK * TR_NEXCH) % o->per_sg.n;
+		unsigned v = (unsigned)(k / (TR_NWALK * TR_NEXCH * o->per_sg.n) % TR_NVEC);
+		unsigned t = (unsigned)(k / (TR_NWALK * TR_NEXCH * o->per_sg.n * TR_NVEC));
+		if (!o->tile[t] || !o->vec[v] || !o->exch[x] || !o->walk[w])
+			continue;
+		struct tr_shape *sh = &p->shape[p->n_shapes++];
+		*sh = (struct tr_shape){ .tile = 16u << t, .vec = 1u << v,
+					 .per_sg = (unsigned)o->per_sg.v[i], .exch = x, .walk = w };
+		if (!p->d.skip[TR_SHUFFLE])
+			build_shape(r, o, p, sh);
+	}
 }
 
 static void plan_build(struct bench_run *r, struct tr_opts *o, struct tr_state *p)
@@ -608,6 +626,7 @@ static json_t *tr_params_json(const struct bench_run *r, const struct bench_poin
 	json_object_set_new(o, "vec", a->sh ? json_integer(a->sh->vec) : json_null());
 	json_object_set_new(o, "tiles_per_sg", a->sh ? json_integer(a->sh->per_sg) : json_null());
 	json_object_set_new(o, "exchange", a->sh ? json_string(exch_names[a->sh->exch]) : json_null());
+	json_object_set_new(o, "walk", a->sh ? json_string(walk_names[a->sh->walk]) : json_null());
 	json_object_set_new(o, "seed", a->variant == TR_GUIDE16 ? json_null()
 								 : json_integer((json_int_t)a->seed));
 	return o;
@@ -697,10 +716,11 @@ static int tr_report(struct bench_run *r)
 		double gbps = bench_point_gbps(best), vs = sgd_metric(best, "vs_local");
 		double of = gbps / bench_point_ceiling_gbps(best);
 		shape_str(a->sh, shape, sizeof(shape));
-		json_array_append_new(all, json_pack("{sI si si si ss ss sf so sf}",
+		json_array_append_new(all, json_pack("{sI si si si ss ss ss sf so sf}",
 						     "n", (json_int_t)a->n, "tile", a->sh->tile,
 						     "vec", a->sh->vec, "tiles_per_sg", a->sh->per_sg,
-						     "exchange", exch_names[a->sh->exch], "shape", shape,
+						     "exchange", exch_names[a->sh->exch],
+						     "walk", walk_names[a->sh->walk], "shape", shape,
 						     "gbps", gbps,
 						     "vs_local", vs > 0 ? json_real(vs) : json_null(),
 						     "fraction_of_ceiling", of));
@@ -724,7 +744,8 @@ const struct bench_ops transpose_bench = {
 		    "                   a broadcast shuffle per value\n"
 		    "    shuffle        sub-groups transposing T x T tiles in registers by shuffles,\n"
 		    "                   one point per shape: --tile T, --vec (ints per load),\n"
-		    "                   --tiles-per-sg, --exchange (shown as \"32 v4 x2 xor\")\n"
+		    "                   --tiles-per-sg, --exchange, --walk (shown as\n"
+		    "                   \"32 v4 x2 xor cols\")\n"
 		    "    shuffle-bcast  16 x 16 tiles by the guide's broadcasts (256 shuffles a tile)\n"
 		    "    local          32 x 32 tiles through local memory\n"
 		    "    naive          one work-item per element\n",

@@ -88,6 +88,16 @@ json_t *harness_point_json(const struct bench_run *r, const struct bench_point *
 			json_object_set_new(t, "start_ns", a);
 		}
 		json_object_set_new(p, "noisy", json_boolean(pt->noisy));
+		if (pt->probed) {
+			json_t *probe = json_object();
+			for (int w = 0; w < 2; w++) {
+				json_t *a = json_array();
+				for (int i = 0; i < HARNESS_PROBE_LAUNCHES; i++)
+					json_array_append_new(a, json_real(pt->probe_ns[w][i]));
+				json_object_set_new(probe, w ? "after" : "before", a);
+			}
+			json_object_set_new(p, "clock_probe_ns", probe);
+		}
 		json_object_set_new(p, "time_ns", t);
 		stats_compute(pt->wall_ns, pt->n, &st);
 		json_object_set_new(p, "wall_ns", res_stats_json(&st, pt->wall_ns, pt->n));

@@ -61,9 +61,9 @@ v1 = doc("v1.json")["points"][0]
 print(f"variant 1 (one int per work-item, local size {v1['params']['wg_size']} by the driver): "
       f"{v1['metrics']['gbps']:.0f} GB/s = {v1['metrics']['gbps'] / best_babel:.3f} x BabelStream Add")
 t = doc("transpose.json")["points"]
-def tname(p):   # the shuffle variant's points by shape ("shuffle 32 v4 x1 butterfly")
+def tname(p):   # the shuffle variant's points by shape ("shuffle 32 v4 x1 butterfly cols")
     q = p["params"]
-    return q["variant"] + (f" {q['tile']} v{q['vec']} x{q['tiles_per_sg']} {q['exchange']}"
+    return q["variant"] + (f" {q['tile']} v{q['vec']} x{q['tiles_per_sg']} {q['exchange']} {q['walk']}"
                            if q.get("tile") is not None else "")
 by = {tname(p): p for p in t if p["status"] == "ok"}
 for name, p in sorted(by.items()):

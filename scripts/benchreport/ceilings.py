@@ -21,11 +21,11 @@ def _width(p):
 
 
 def _shape(p):
-    """transpose's shuffle shape ("32 v4 x2 butterfly"), None for other points."""
+    """transpose's shuffle shape ("32 v4 x2 butterfly cols"), None for other points."""
     q = p["params"]
     if q.get("tile") is None:
         return None
-    return f"{q['tile']} v{q.get('vec')} x{q.get('tiles_per_sg')} {q.get('exchange')}"
+    return f"{q['tile']} v{q.get('vec')} x{q.get('tiles_per_sg')} {q.get('exchange')} {q.get('walk')}"
 
 
 def _key(p):

@@ -168,6 +168,52 @@ def case_slowdown():
     check("| regressed | 2 |" in md and "<details>" in md, f"slowdown: Markdown counts:\n{md}")
 
 
+def probed(points, before, after=None):
+    """The points with clock probe times (ns) before and after their launches."""
+    for p in points:
+        p["clock_probe_ns"] = {"before": list(before), "after": list(after or before)}
+    return points
+
+
+def case_clock():
+    """The clock gate: a change is the kernel's only where the clock probe stayed put."""
+    steady = [20000.0, 20040.0, 20010.0]
+    base = doc(probed(sweep(4), steady))
+    # 27 % slower everywhere, the probe too: the clock fell (as 1980 against 1560 MHz)
+    r = compare(base, doc(probed(sweep(4, seed=1, scale={g: 1.27 for g in range(1, 5)}),
+                                 [x * 1.27 for x in steady])))
+    v, j = verdicts(r)
+    check(r.code == 0 and set(v.values()) == {"inconclusive"}, f"clock: a slower clock: {v}", r)
+    p = j["points"][0]
+    check("the clock probe, a fixed kernel, moved too" in p["notes"] and abs(p["clock_probe_ratio"] - 1.27) < 0.01,
+          f"clock: note and ratio: {p['notes']!r} {p['clock_probe_ratio']}")
+    # the same slowdown, the probe where it was: regressed
+    r = compare(base, doc(probed(sweep(4, seed=1, scale={2: 1.27}), [x * 1.004 for x in steady])))
+    v, j = verdicts(r)
+    check(r.code == 1 and v[2] == "regressed" and v[1] == "unchanged", f"clock: steady probe: {v}", r)
+    check(abs(j["points"][1]["clock_probe_ratio"] - 1.004) < 1e-3, "clock: the ratio of a steady probe")
+    # the clock moved within NEW's point: its before and after apart
+    r = compare(base, doc(probed(sweep(4, seed=1, scale={2: 1.27}), steady, [x * 1.2 for x in steady])))
+    v, j = verdicts(r)
+    check(v[2] == "inconclusive" and "moved within NEW's point" in j["points"][1]["notes"],
+          f"clock: moved within a point: {v} {j['points'][1]['notes']!r}", r)
+    # a probe as noisy as a CPU runtime's launches (the sides overlap) decides nothing
+    r = compare(doc(probed(sweep(4), [10000.0, 30000.0, 15000.0])),
+                doc(probed(sweep(4, seed=1, scale={2: 1.27}), [14000.0, 40000.0, 20000.0])))
+    v, _ = verdicts(r)
+    check(v[2] == "regressed", f"clock: a noisy probe decides nothing: {v}", r)
+    # an unchanged point stays unchanged whatever the probe did; no probe on one side: no gate
+    r = compare(base, doc(sweep(4, seed=1, scale={2: 1.27})))
+    v, j = verdicts(r)
+    check(v[2] == "regressed" and j["points"][1]["clock_probe_ratio"] is None,
+          f"clock: one side without a probe: {v}", r)
+    # within the noise band (here 30 %), a probe that moved 27 % is no reason
+    r = compare(base, doc(probed(sweep(4, seed=1, scale={2: 1.5}), [x * 1.27 for x in steady])),
+                "--noise", "30")
+    v, _ = verdicts(r)
+    check(v[2] == "regressed", f"clock: a move within a 30 % band: {v}", r)
+
+
 def case_improved():
     r = compare(doc(sweep()), doc(sweep(seed=1, scale={2: 0.9})))
     v, _ = verdicts(r)
@@ -452,6 +498,17 @@ def bad_inputs():
     inf = copy.deepcopy(good)
     inf["points"][0]["time_ns"]["samples"][4] = float("inf")
     out.append(("inf-sample", json.dumps(inf), "points[0].time_ns.samples[4]: NaN or Infinity"))
+    for name, probe, msg in (
+            ("probe-empty", {"before": [], "after": [1.0]}, "points[0].clock_probe_ns.before: holds 0 times: 1 to 16"),
+            ("probe-negative", {"before": [1.0], "after": [-5.0]},
+             "points[0].clock_probe_ns.after[0]: is not a positive number of ns"),
+            ("probe-string", {"before": ["20us"], "after": [1.0]},
+             "points[0].clock_probe_ns.before[0]: is not a positive number of ns"),
+            ("probe-missing", {"before": [1.0]}, "points[0].clock_probe_ns.after: missing"),
+            ("probe-not-object", [1.0, 2.0], "points[0].clock_probe_ns: is an array, expected an object")):
+        d = copy.deepcopy(good)
+        d["points"][0]["clock_probe_ns"] = probe
+        out.append((name, json.dumps(d), msg))
     metric = copy.deepcopy(good)
     metric["points"][0]["metrics"] = {"gbps": float("nan")}
     out.append(("nan-metric", json.dumps(metric), "points[0].metrics.gbps: NaN or Infinity"))

@@ -326,6 +326,11 @@ def case_cache():
             check(s.get("cache") == want, f"{args}: settings.cache {s.get('cache')}, expected {want}")
             pts = doc["points"]
             check(pts and all(p["status"] in ("ok", "skipped") for p in pts), f"{args}: every point ok or skipped")
+            # the clock probe beside every timed point: 3 launches before, 3 after
+            probes = [p.get("clock_probe_ns") for p in pts if p["status"] == "ok"]
+            check(s.get("clock_probe") == {"rounds": 4096, "launches": 3} and probes and all(
+                  len(q["before"]) == 3 and len(q["after"]) == 3 and min(q["before"] + q["after"]) > 0
+                  for q in probes), f"{args}: settings.clock_probe {s.get('clock_probe')}, probes {probes}")
             marked = [p["params"].get("cache") for p in pts]
             check(marked == (["cold"] * len(pts) if want == "cold" else [None] * len(pts)),
                   f"{args}: params.cache {marked}")
@@ -341,7 +346,8 @@ def case_cache():
         # --validate-only times nothing: no cache state, none in the params
         doc = doc_of("vecadd", "--groups", "1", "--slice", "4Ki", "--cache", "cold", "--validate-only")
         check(doc["settings"].get("cache", "absent") is None and doc["settings"].get("cache_flush") is None
-              and all("cache" not in p["params"] for p in doc["points"]),
+              and doc["settings"].get("clock_probe", "absent") is None
+              and all("cache" not in p["params"] and "clock_probe_ns" not in p for p in doc["points"]),
               f"--validate-only: settings.cache {doc['settings'].get('cache', 'absent')!r}")
         # a --kernels folder without cache_flush.cl: the flush is not the user's kernel
         kd = os.path.join(d, "k")
@@ -352,6 +358,7 @@ def case_cache():
                 b.write(a.read())
         doc = doc_of("vecadd", "--groups", "2", "--slice", "4Ki", "--cache", "cold", "--kernels", kd)
         check(doc["settings"].get("cache") == "cold", "--kernels without cache_flush.cl still runs cold")
+        check(all("clock_probe_ns" in p for p in doc["points"]), "--kernels without clock_probe.cl still probes")
 
 
 def case_outputs():

@@ -76,6 +76,7 @@ struct cmp_doc {
 	struct cmp_point *pts;
 	size_t n;
 	bool several;              /* its points name their devices (a run on several) */
+	bool cpu;                  /* its device.type is CPU (the clock gate stays off) */
 	char label[512];           /* its device's name as such a document writes it */
 };
 

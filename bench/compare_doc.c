@@ -381,6 +381,8 @@ void cmp_doc_load(struct cmp_doc *d, const char *path)
 	d->platform = string_member(path, "device.platform", dev, "platform", true);
 	d->driver = string_member(path, "device.driver_version", dev, "driver_version", true);
 	snprintf(d->label, sizeof(d->label), "%s (%s)", d->device, d->platform);
+	v = member(path, "device.type", dev, "type", JSON_STRING, false);
+	d->cpu = v && strcmp(json_string_value(v), "CPU") == 0;
 	if ((v = member(path, "host", d->root, "host", JSON_OBJECT, false)))
 		d->hostname = string_member(path, "host.hostname", v, "hostname", false);
 	d->timestamp = string_member(path, "timestamp", d->root, "timestamp", false);

@@ -186,9 +186,10 @@ static bool probe_make(struct bench_run *r, struct bench_session *s, char *err, 
 
 /*
  * The clock probe on q: HARNESS_PROBE_LAUNCHES timed launches of one work-item, their times
- * in ns to dev. Exit 1 naming the driver's error where it fails.
+ * in ns to dev, after warmup untimed ones (a first launch pays for the kernel's first use).
+ * Exit 1 naming the driver's error where it fails.
  */
-static void clock_probe(struct bench_run *r, cl_command_queue q, double *dev)
+static void clock_probe(struct bench_run *r, cl_command_queue q, unsigned warmup, double *dev)
 {
 	struct bench_session *s = r->sess;
 	double wall[HARNESS_PROBE_LAUNCHES];
@@ -197,7 +198,8 @@ static void clock_probe(struct bench_run *r, cl_command_queue q, double *dev)
 	if (!s->probe_k && !probe_make(r, s, err, sizeof(err)))
 		cli_die(EXIT_FAIL, "driver: the clock probe (clock_probe.cl): %s", err);
 	struct time_launch l = { s->probe_k, 1, 1 };
-	if (!time_run(q, time_enqueue_launch, &l, 0, HARNESS_PROBE_LAUNCHES, dev, wall, err, sizeof(err)))
+	if (!time_run(q, time_enqueue_launch, &l, warmup, HARNESS_PROBE_LAUNCHES, dev, wall, err,
+		      sizeof(err)))
 		cli_die(EXIT_FAIL, "driver: the clock probe (clock_probe.cl): %s", err);
 }
 
@@ -289,7 +291,7 @@ bool bench_point_measure_prep(struct bench_run *r, struct bench_point *pt, time_
 	/* the probe's program is the run's device's: a point on another's queue has none */
 	pt->probed = q == r->pc.q;
 	if (pt->probed)
-		clock_probe(r, q, pt->probe_ns[0]);
+		clock_probe(r, q, 1, pt->probe_ns[0]);
 	ok = time_run(q, fn, arg, co->warmup, 0, NULL, NULL, err, sizeof(err));
 	if (r->sync)   /* the timed launches start with the other devices' (after a failure too) */
 		multi_sync_timing(r->sync, r->sync_index);
@@ -306,7 +308,7 @@ bool bench_point_measure_prep(struct bench_run *r, struct bench_point *pt, time_
 	pt->win_t0 = t0;
 	pt->win_t1 = time_now_ns();
 	if (ok && pt->probed)
-		clock_probe(r, q, pt->probe_ns[1]);
+		clock_probe(r, q, 0, pt->probe_ns[1]);
 	if (!ok) {
 		pt->n = 0;
 		bench_fail(pt, "%s", err);

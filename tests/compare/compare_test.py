@@ -207,6 +207,13 @@ def case_clock():
     v, j = verdicts(r)
     check(v[2] == "regressed" and j["points"][1]["clock_probe_ratio"] is None,
           f"clock: one side without a probe: {v}", r)
+    # on a CPU the probe is recorded and decides nothing
+    cpu = dict(DEVICE, type="CPU")
+    r = compare(doc(probed(sweep(4), steady), device=cpu),
+                doc(probed(sweep(4, seed=1, scale={2: 1.27}), [x * 1.27 for x in steady]), device=cpu))
+    v, j = verdicts(r)
+    check(v[2] == "regressed" and abs(j["points"][1]["clock_probe_ratio"] - 1.27) < 0.01,
+          f"clock: no gate on a CPU: {v}", r)
     # within the noise band (here 30 %), a probe that moved 27 % is no reason
     r = compare(base, doc(probed(sweep(4, seed=1, scale={2: 1.5}), [x * 1.27 for x in steady])),
                 "--noise", "30")

@@ -3,7 +3,8 @@
  * integer rounds, so its time is a count of the device's clock cycles and nothing else
  * (no memory but one word, no other work-item). The harness times it before and after each
  * point's launches (bench/measure.c); a point whose probe moved between two documents ran
- * at another clock, and bench compare will not call its change the kernel's.
+ * at another speed (clock or power state), and bench compare will not call its change the
+ * kernel's.
  * Each round multiplies and mixes in its own shifted bits: not linear, so no compiler can
  * fold the chain into fewer rounds, and rounds is a run-time argument.
  */

@@ -7,18 +7,8 @@
 
 struct bench_build *bench_builds_add(struct bench_builds *b, const char *file)
 {
-	struct bench_build *bb;
+	struct bench_build *bb = bench_push(&b->v, &b->n, &b->cap, sizeof(*bb), 16);
 
-	if (b->n == b->cap) {
-		size_t cap = b->cap ? 2 * b->cap : 16;
-		struct bench_build *v = realloc(b->v, cap * sizeof(*v));
-		if (!v)
-			cli_die(EXIT_FAIL, "out of host memory");
-		b->v = v;
-		b->cap = cap;
-	}
-	bb = &b->v[b->n++];
-	memset(bb, 0, sizeof(*bb));
 	bb->bench = b->bench;
 	bb->file = file;
 	return bb;

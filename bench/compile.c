@@ -158,16 +158,7 @@ struct compile_all {
 
 static struct compile_point *add_point(struct compile_all *a)
 {
-	if (a->n == a->cap) {
-		size_t cap = a->cap ? 2 * a->cap : 256;
-		struct compile_point *p = realloc(a->p, cap * sizeof(*p));
-		if (!p)
-			cli_die(EXIT_FAIL, "out of host memory");
-		a->p = p;
-		a->cap = cap;
-	}
-	memset(&a->p[a->n], 0, sizeof(a->p[0]));
-	return &a->p[a->n++];
+	return bench_push(&a->p, &a->n, &a->cap, sizeof(a->p[0]), 256);
 }
 
 /* Every build of the rows for the targets and sizes, and a job for each one compiled. */

@@ -710,6 +710,23 @@ void *bench_alloc(size_t bytes)
 	return p;
 }
 
+void *bench_push(void *v, size_t *n, size_t *cap, size_t size, size_t first)
+{
+	char *arr;
+
+	/* v points at the caller's typed pointer: read and written as bytes, never as a void * */
+	memcpy(&arr, v, sizeof(arr));
+	if (*n == *cap) {
+		size_t c = *cap ? 2 * *cap : first;
+		if (!(arr = realloc(arr, c * size)))
+			cli_die(EXIT_FAIL, "out of host memory for %zu bytes", c * size);
+		memcpy(v, &arr, sizeof(arr));
+		*cap = c;
+	}
+	memset(arr + *n * size, 0, size);
+	return arr + (*n)++ * size;
+}
+
 /* The first number in a file (a /proc or cgroup value); false where there is none. */
 static bool read_number(const char *path, const char *fmt, unsigned long long *v)
 {

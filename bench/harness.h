@@ -507,6 +507,11 @@ void bench_host_fits(const struct bench_run *r, uint64_t host_bytes, uint64_t de
 		     const char *what);
 /* malloc that exits 1 naming the bytes. */
 void *bench_alloc(size_t bytes);
+/*
+ * Appends one zeroed element of `size` bytes to the array *v of *n (room for *cap, doubled
+ * when full, first `first`) and returns it; exits 1 when the host has no memory for it.
+ */
+void *bench_push(void *v, size_t *n, size_t *cap, size_t size, size_t first);
 
 /* ---- the standard table cells ---- */
 void bench_cell_occupancy(const struct bench_run *r, const struct bench_point *pt, char *b, size_t n);

@@ -50,14 +50,8 @@ struct val_check *val_add(struct val_ctx *v, const char *suite, const char *fmt,
 {
 	va_list ap;
 
-	if (v->n == v->cap) {
-		v->cap = v->cap ? 2 * v->cap : 64;
-		v->c = realloc(v->c, v->cap * sizeof(*v->c));
-		if (!v->c)
-			cli_die(EXIT_FAIL, "out of host memory for %zu checks", v->cap);
-	}
-	struct val_check *c = &v->c[v->n++];
-	memset(c, 0, sizeof(*c));
+	struct val_check *c = bench_push(&v->c, &v->n, &v->cap, sizeof(*c), 64);
+
 	snprintf(c->suite, sizeof(c->suite), "%s", suite);
 	va_start(ap, fmt);
 	vsnprintf(c->id, sizeof(c->id), fmt, ap);

@@ -149,15 +149,21 @@ static inline uint tr_pick(uint m, uint a, uint b)
  * the `#pragma unroll` before each use unrolls all of it: every register index is
  * then a constant and the arrays stay in registers.
  *
- * On the emulated backend the exchange stays rolled (`#pragma unroll 1` at its
- * uses): each emulated shuffle is two barriers, and PoCL 3.1 spends minutes on
- * hundreds of them unrolled.
+ * On the emulated backend the exchange stays rolled (TRS_EXCHANGE_UNROLL, `#pragma
+ * unroll 1` there): each emulated shuffle is two barriers, and PoCL 3.1 spends
+ * minutes on hundreds of them unrolled.
  *
  * Tiles lie wholly inside the matrix or wholly outside (the host runs T dividing
  * n): one predicate per lane, no test per word. p is the lane's first word in the
  * tile (LROW, LCOL), so each access adds a constant row count times n and a
  * constant column to it.
  */
+#if defined(SG_EMULATED)
+#define TRS_EXCHANGE_UNROLL _Pragma("unroll 1")
+#else
+#define TRS_EXCHANGE_UNROLL _Pragma("unroll")
+#endif
+
 #define TRS_LOAD(v, p, n, live)                                                                \
 	for (uint k_ = 0; k_ < TRS_NV; k_++) {                                                 \
 		TRS_VT x_ = (live) ? *(const __global TRS_VT *)((p) + (size_t)TRS_KROW(k_) * (n) + \
@@ -258,11 +264,7 @@ __kernel BENCH_REQD_SG void transpose_shuffle(__global const uint *restrict src,
 	for (uint p = 0; p + 1 < TRS_PER_SG; p += 2) {
 #pragma unroll
 		TRS_LOAD(w, ps + down, n, live && ai + TRS_TILE < n);
-#if defined(SG_EMULATED)
-#pragma unroll 1
-#else
-#pragma unroll
-#endif
+		TRS_EXCHANGE_UNROLL
 		TRS_EXCHANGE(v, l);
 #pragma unroll
 		TRS_STORE(v, pd, n, live && ai < n);
@@ -270,11 +272,7 @@ __kernel BENCH_REQD_SG void transpose_shuffle(__global const uint *restrict src,
 #pragma unroll
 			TRS_LOAD(v, ps + 2 * down, n, live && ai + 2 * TRS_TILE < n);
 		}
-#if defined(SG_EMULATED)
-#pragma unroll 1
-#else
-#pragma unroll
-#endif
+		TRS_EXCHANGE_UNROLL
 		TRS_EXCHANGE(w, l);
 #pragma unroll
 		TRS_STORE(w, pd + TRS_TILE, n, live && ai + TRS_TILE < n);
@@ -284,11 +282,7 @@ __kernel BENCH_REQD_SG void transpose_shuffle(__global const uint *restrict src,
 	}
 #endif
 #if TRS_PER_SG % 2
-#if defined(SG_EMULATED)
-#pragma unroll 1
-#else
-#pragma unroll
-#endif
+	TRS_EXCHANGE_UNROLL
 	TRS_EXCHANGE(v, l);
 #pragma unroll
 	TRS_STORE(v, pd, n, live && ai < n);

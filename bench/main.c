@@ -1,59 +1,168 @@
-/* bench: GPU thread-mapping and occupancy benchmarks. One table of subcommands. */
-#include "bench.h"
+/*
+ * bench: GPU thread-mapping and occupancy benchmarks. One command: the measurement rows
+ * (bench/measure/rows.c) and the tools that work on them and their results (below).
+ */
+#include "rows.h"
+#include "tool.h"
 #include "results.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static int list_main(void *opts);
 
-static const struct bench_ops list_bench = {
-	.name = "list",
-	.summary = "list the subcommands",
-	.synopsis = "usage: bench list\n  Lists the subcommands with a line each.\n",
+struct list_opts {
+	bool json;
+};
+
+static const struct cli_opt list_cli[] = {
+	{ "json", NULL, CLI_FLAG, offsetof(struct list_opts, json),
+	  .help = "every command's facts as JSON: its options with their ranges and\n"
+		  "defaults; a row's benchmark, params, checks and builds" },
+	{ 0 } };
+
+static const struct bench_tool list_tool = {
+	.cmd = {
+		.name = "list",
+		.summary = "list the subcommands",
+		.synopsis = "usage: bench list [--json]\n  Lists the subcommands with a line each.\n",
+		.opts = list_cli,
+		.opts_size = sizeof(struct list_opts),
+	},
 	.main = list_main,
 };
 
-static const struct bench_ops *const benches[] = {
-	&list_bench, &info_bench, &vecadd_bench, &model_bench, &occupancy_bench, &sg_info_bench,
-	&sg_copy_bench, &transpose_bench, &atomics_bench, &latency_bench, &locality_bench,
-	&compile_bench, &compare_bench, &export_bench, &report_bench, &validate_bench, &suite_bench,
-};
-#define N_BENCHES (sizeof(benches) / sizeof(benches[0]))
+/* The tools that describe the device, listed before the rows; then those that work on results. */
+#define BENCH_DEVICE_TOOLS(X) X(info) X(model)
+#define BENCH_TOOLS(X) X(compile) X(compare) X(export) X(report) X(validate) X(suite)
+#define DECLARE(n) extern const struct bench_tool n##_tool;
+BENCH_DEVICE_TOOLS(DECLARE)
+BENCH_TOOLS(DECLARE)
+#define ENTRY(n) &n##_tool,
+static const struct bench_tool *const tools[] = { &list_tool, BENCH_DEVICE_TOOLS(ENTRY)
+						   BENCH_TOOLS(ENTRY) };
+#define N_TOOLS (sizeof(tools) / sizeof(tools[0]))
+#define N_FIRST_TOOLS 3   /* list and the device tools */
 
-const struct bench_ops *bench_find(const char *name)
+static const struct bench_tool *tool_find(const char *name)
 {
-	for (size_t i = 0; i < N_BENCHES; i++)
-		if (strcmp(name, benches[i]->name) == 0)
-			return benches[i];
+	for (size_t i = 0; i < N_TOOLS; i++)
+		if (strcmp(name, tools[i]->cmd.name) == 0)
+			return tools[i];
 	return NULL;
 }
 
-const struct bench_ops *bench_row(size_t i)
+/* Every command, a line each: the tools that describe the device, the rows, the other tools. */
+static void list_commands(FILE *f, const char *indent)
 {
-	return i < N_BENCHES ? benches[i] : NULL;
+	const struct bench_row *row;
+
+	for (size_t i = 0; i < N_FIRST_TOOLS; i++)
+		fprintf(f, "%s%-12s %s\n", indent, tools[i]->cmd.name, tools[i]->cmd.summary);
+	for (size_t i = 0; (row = bench_row_at(i)); i++)
+		fprintf(f, "%s%-12s %s\n", indent, row->cmd.name, row->cmd.summary);
+	for (size_t i = N_FIRST_TOOLS; i < N_TOOLS; i++)
+		fprintf(f, "%s%-12s %s\n", indent, tools[i]->cmd.name, tools[i]->cmd.summary);
+}
+
+/* The options of a table: each one's spelling, kind, range, default and help. */
+static json_t *opts_json(const struct cli_opt *opts)
+{
+	static const char *const kinds[] = { "end", "flag", "string", "u64", "uint", "size", "range",
+					     "size-range", "names", "choice", "sg", "custom" };
+	json_t *a = json_array();
+
+	for (size_t i = 0; opts && opts[i].kind != CLI_END; i++) {
+		const struct cli_opt *o = &opts[i];
+		char facts[512];
+		cli_opt_facts(o, facts, sizeof(facts));
+		json_array_append_new(a, json_pack("{s:s, s:o, s:s, s:I, s:I, s:o, s:o, s:o, s:s}",
+			"name", o->name, "metavar", o->metavar ? json_string(o->metavar) : json_null(),
+			"kind", kinds[o->kind], "min", (json_int_t)o->min, "max", (json_int_t)o->max,
+			"default", o->def ? json_string(o->def) : json_null(),
+			"default_note", o->def_note ? json_string(o->def_note) : json_null(),
+			"help", o->help ? json_string(o->help) : json_null(), "facts", facts));
+	}
+	return a;
+}
+
+/* What a command's table says of it (a row's too: its benchmark, params, checks, builds). */
+static json_t *cmd_json(const struct bench_cmd *c, const struct bench_row *row)
+{
+	json_t *o = json_pack("{s:s, s:s, s:s, s:b, s:b, s:o}", "name", c->name, "kind",
+			      row ? "row" : "tool", "summary", c->summary, "device",
+			      (c->flags & BENCH_DEVICE) != 0, "sub_groups", (c->flags & BENCH_SG) != 0,
+			      "options", opts_json(c->opts));
+	json_t *params = json_array();
+
+	if (!row)
+		return o;
+	for (size_t i = 0; row->params && row->params[i].name; i++)
+		json_array_append_new(params, json_pack("{s:s, s:b}", "name", row->params[i].name,
+							"optional", row->params[i].optional));
+	json_object_set_new(o, "benchmark", json_string(row->benchmark ? row->benchmark : c->name));
+	json_object_set_new(o, "params", params);
+	json_object_set_new(o, "checks", json_boolean(row->checks != NULL));
+	json_object_set_new(o, "builds", json_boolean(row->builds != NULL));
+	json_object_set_new(o, "cold", json_boolean(c->flags & BENCH_COLD));
+	return o;
 }
 
 static int list_main(void *opts)
 {
-	(void)opts;
-	for (size_t i = 0; i < N_BENCHES; i++)
-		printf("%-12s %s\n", benches[i]->name, benches[i]->summary);
+	const struct list_opts *o = opts;
+	const struct bench_row *row;
+	json_t *a;
+
+	if (!o->json) {
+		list_commands(stdout, "");
+		return EXIT_OK;
+	}
+	a = json_array();
+	for (size_t i = 0; i < N_TOOLS; i++)
+		json_array_append_new(a, cmd_json(&tools[i]->cmd, NULL));
+	for (size_t i = 0; (row = bench_row_at(i)); i++)
+		json_array_append_new(a, cmd_json(&row->cmd, row));
+	json_dumpf(a, stdout, JSON_INDENT(1));
+	putchar('\n');
+	json_decref(a);
 	return EXIT_OK;
 }
 
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: bench [--help|--version] <command> [options]\n\ncommands:\n");
-	for (size_t i = 0; i < N_BENCHES; i++)
-		fprintf(f, "  %-12s %s\n", benches[i]->name, benches[i]->summary);
+	list_commands(f, "  ");
 	fprintf(f, "\n'bench <command> --help' describes each command's options.\n"
 		   "Exit codes: 0 ok, 1 a point or check failed, 2 bad usage, 77 no capable device.\n");
 }
 
+/* Every command's name, for messages that say what exists (cli_commands). */
+static void name_commands(void)
+{
+	const struct bench_row *row;
+	size_t n_rows = 0, n = 0;
+	const char **names;
+
+	while (bench_row_at(n_rows))
+		n_rows++;
+	names = bench_alloc((N_TOOLS + n_rows + 1) * sizeof(*names));
+	for (size_t i = 0; i < N_TOOLS; i++)
+		names[n++] = tools[i]->cmd.name;
+	for (size_t i = 0; (row = bench_row_at(i)); i++)
+		names[n++] = row->cmd.name;
+	names[n] = NULL;
+	cli_commands = names;   /* for the process's life */
+}
+
 int main(int argc, char **argv)
 {
+	const struct bench_row *row;
+	const struct bench_tool *tool;
+
+	name_commands();
 	cli_argc = argc;
 	cli_argv = argv;
 	if (argc < 2) {
@@ -68,10 +177,13 @@ int main(int argc, char **argv)
 		printf("bench %s (%s)\n", res_tool_version(), res_tool_describe());
 		return EXIT_OK;
 	}
-	const struct bench_ops *ops = bench_find(argv[1]);
-	if (ops) {
-		cli_cmd = ops->name;
-		return bench_run_main(ops, argc - 1, argv + 1);
+	if ((row = bench_row_resolve(argc - 1, argv + 1))) {
+		cli_cmd = argv[1];   /* an alias's messages name the command as typed */
+		return bench_row_main(row, argc - 1, argv + 1);
+	}
+	if ((tool = tool_find(argv[1]))) {
+		cli_cmd = tool->cmd.name;
+		return bench_tool_main(tool, argc - 1, argv + 1);
 	}
 	fprintf(stderr, "bench: usage: unknown command '%s'\n\n", argv[1]);
 	usage(stderr);

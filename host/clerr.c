@@ -36,11 +36,12 @@ static const struct {
 };
 #undef E
 
-static cl_int last_code = CL_SUCCESS;
+/* Per thread: devices measured at once (--concurrent) fail on threads of their own. */
+static _Thread_local cl_int last_code = CL_SUCCESS;
 
 const char *cl_err_name(cl_int err)
 {
-	static char unknown[48];
+	static _Thread_local char unknown[48];
 
 	for (size_t i = 0; i < sizeof(cl_errors) / sizeof(cl_errors[0]); i++)
 		if (cl_errors[i].code == err)

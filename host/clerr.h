@@ -9,13 +9,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* "CL_INVALID_WORK_GROUP_SIZE" for -54; "CL_UNKNOWN_ERROR(-9999)" otherwise (static buffer). */
+/* "CL_INVALID_WORK_GROUP_SIZE" for -54; "CL_UNKNOWN_ERROR(-9999)" otherwise (the thread's buffer). */
 const char *cl_err_name(cl_int err);
 
 /* Records a failure (err != CL_SUCCESS) for cl_last_code(); true when err == CL_SUCCESS. */
 bool cl_record(cl_int err);
 
-/* The error code of the last failure recorded, CL_SUCCESS if none. */
+/* The error code of the last failure this thread recorded, CL_SUCCESS if none. */
 cl_int cl_last_code(void);
 
 /*

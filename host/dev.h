@@ -153,6 +153,8 @@ bool dev_spec_is_set(const char *spec);
  * at most DEV_PART_MAX_COUNTS). False with a message naming the value and the allowed forms.
  */
 bool dev_part_parse(const char *s, struct dev_part *p, char *err, size_t errlen);
+/* Whether d offers partition property prop (CL_DEVICE_PARTITION_PROPERTIES). */
+bool dev_part_offers(const struct dev_info *d, cl_device_partition_property prop);
 /* "numa", "equally:2", "counts:1,1" into buf. */
 const char *dev_part_str(const struct dev_part *p, char *buf, size_t len);
 /*

@@ -84,7 +84,7 @@ const char *dev_part_str(const struct dev_part *p, char *buf, size_t len)
 /* CL_DEVICE_PARTITION_BY_NAMES_INTEL (cl_intel_device_partition_by_names): named, not used. */
 #define PART_BY_NAMES_INTEL 0x4052
 
-static bool offers(const struct dev_info *d, cl_device_partition_property prop)
+bool dev_part_offers(const struct dev_info *d, cl_device_partition_property prop)
 {
 	for (unsigned i = 0; i < d->n_part_props; i++)
 		if (d->part_props[i] == prop)
@@ -117,7 +117,7 @@ const char *dev_part_offered(const struct dev_info *d, char *buf, size_t len)
 	}
 	if (!off)
 		snprintf(buf, len, "no partitioning (CL_DEVICE_PARTITION_PROPERTIES is empty)");
-	else if (offers(d, CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN)) {
+	else if (dev_part_offers(d, CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN)) {
 		off += (size_t)snprintf(buf + off, len > off ? len - off : 0, "; affinity domains:");
 		bool any = false;
 		for (size_t i = 0; i < sizeof(domains) / sizeof(domains[0]) && off < len; i++)
@@ -143,7 +143,7 @@ static bool fits(const struct dev_info *d, const struct dev_part *p, char *err, 
 
 	dev_part_str(p, spec, sizeof(spec));
 	dev_part_offered(d, have, sizeof(have));
-	if (!offers(d, need) || (p->kind == DEV_PART_NUMA && !(d->part_domains & CL_DEVICE_AFFINITY_DOMAIN_NUMA))) {
+	if (!dev_part_offers(d, need) || (p->kind == DEV_PART_NUMA && !(d->part_domains & CL_DEVICE_AFFINITY_DOMAIN_NUMA))) {
 		snprintf(err, errlen, "%s: '%s' (%s) does not offer it; it offers %s", spec, d->name,
 			 d->platform_name, have);
 		return false;

@@ -88,7 +88,7 @@ static bool elf_sections(const uint8_t *d, size_t size, struct elf_sec **out, si
  * The compiler pads a kernel after its end-of-thread send with zero words ("illegal" to
  * iga64). Counted: the instructions before that padding, the nop that ends the code among
  * them, as IGC counts them (//.instCount of its shader dumps, checked on the suite's kernels
- * for tgllp, acm-g10 and pvc: README.md, "bench compile").
+ * for tgllp, acm-g10 and pvc: docs/compile.md).
  */
 static unsigned count_instructions(const uint8_t *t, size_t n)
 {

@@ -24,7 +24,7 @@
  *   The order sub-groups take tiles in is TRS_WALK: 0 (rows) consecutive sub-groups
  *   take tiles side by side along the source's rows, so their reads are adjacent;
  *   1 (cols) down its columns, so their writes are adjacent along the destination's
- *   rows (on an H200 the faster order: 0.90-0.92 of the ceiling against 0.88, README).
+ *   rows (on an H200 the faster order: 0.90-0.92 of the ceiling against 0.88, docs/measured.md).
  *   T = 16, V = 1, P = 1, butterfly is the suite's first shuffle transpose: with
  *   W >= 16 lane L holds column L of a 16-row strip, 4 x 8 shuffles.
  * transpose_bcast: the guide's algorithm: for every register of every lane a

@@ -5,7 +5,7 @@
  * The parameters are data (host/occ_data.c), each number with its source; where
  * public sources disagree the value used is a named parameter that can be
  * overridden (occ_set_param), and every output says which value was used.
- * Formulas and sources: README.md, "The occupancy model".
+ * Formulas and sources: docs/model.md, "The occupancy model".
  * No OpenCL calls here; occ_live.c builds a device from a live dev_info.
  */
 #ifndef BENCH_OCC_H

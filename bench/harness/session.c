@@ -1,0 +1,69 @@
+/*
+ * The session: what one process keeps open across its runs (the device, its context and
+ * queue, the model of the device, the time origin, the harness's own kernels).
+ */
+#include "internal.h"
+
+#include <string.h>
+#include <unistd.h>
+
+void harness_check_kernels(const struct common_opts *co)
+{
+	if (co->kernels_dir && access(co->kernels_dir, R_OK | X_OK) != 0)
+		cli_usage_error("--kernels '%s' is not a readable folder", co->kernels_dir);
+}
+
+void bench_session_open(struct bench_session *s, const struct common_opts *co)
+{
+	char err[4096];
+
+	s->co = co;
+	watch_start(s);   /* before any driver thread, which inherits the blocked signals */
+	harness_check_kernels(co);
+	if (harness_several(co, 0))
+		cli_usage_error("bench %s runs on one device: --device all, gpu, cpu or a list, "
+				"--sub-devices and --concurrent are for a benchmark's run", cli_cmd);
+	s->dev = harness_pick_device(&s->devs, co);
+	if (!prog_ctx_create(&s->pc, s->dev, co->kernels_dir, err, sizeof(err)))
+		cli_die(EXIT_FAIL, "driver: %s on '%s'", err, s->dev->name);
+	occ_live_init(&s->model, s->dev);
+}
+
+void bench_session_close(struct bench_session *s)
+{
+	watch_stop();
+	harness_own_free(s);
+	prog_ctx_release(&s->pc);
+	dev_list_free(&s->devs);
+}
+
+/* The document's time_origin: what the points' start_ns count from. */
+json_t *harness_origin_json(const struct bench_session *s)
+{
+	if (!s->have_origin)
+		return json_null();
+	return json_pack("{s:I, s:I, s:s}", "device_ns", (json_int_t)s->origin_dev_ns, "host_unix_ns",
+			 (json_int_t)s->origin_unix_ns, "note",
+			 "start_ns counts from the first timed launch's CL_PROFILING_COMMAND_START "
+			 "(device_ns, the device's clock); host_unix_ns is the host's UTC time just "
+			 "before that launch was enqueued");
+}
+
+void harness_unit_open(struct bench_session *s, const struct common_opts *co,
+		       const struct dev_info *d, const char *label)
+{
+	char err[4096];
+
+	memset(s, 0, sizeof(*s));
+	s->co = co;
+	s->dev = d;
+	s->label = label;
+	if (!prog_ctx_create(&s->pc, d, co->kernels_dir, err, sizeof(err)))
+		cli_die(EXIT_FAIL, "driver: %s on '%s'", err, label);
+	occ_live_init(&s->model, d);
+}
+
+void harness_unit_close(struct bench_session *s)
+{
+	prog_ctx_release(&s->pc);
+}

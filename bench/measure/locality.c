@@ -1,0 +1,671 @@
+/*
+ * bench locality: stack-local against remote memory, the multi-stack chapter's point. In a
+ * context of two or more devices (the stacks of a GPU, or any devices of one platform), a
+ * buffer is made to live on one device (its owner: first written there), then streamed
+ * and pointer-chased by a kernel on every device (the reader); local (reader = owner) and
+ * remote bandwidth and latency side by side. How the suite knows where the buffer lives is
+ * recorded with every point: a device allocation of Intel's unified shared memory belongs
+ * to the device it was made for, and the driver's query says which; an OpenCL buffer has no
+ * such query, and a driver may move it to the device that uses it.
+ */
+#include "row.h"
+#include "chase.h"
+#include "check.h"
+#include "usm.h"
+
+#include <CL/cl_ext.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { MEM_BUFFER, MEM_USM, N_MEM };
+enum { TEST_STREAM, TEST_CHASE, N_TEST };
+static const char *const mem_names[] = { "buffer", "usm" };
+static const char *const test_names[] = { "stream", "chase" };
+
+struct locality_opts {
+	uint64_t size;           /* bytes of each owner's buffer */
+	uint64_t stride;         /* bytes between chase nodes */
+	unsigned loads;          /* dependent loads per chase launch */
+	bool memory[N_MEM];
+	bool tests[N_TEST];
+	uint64_t seed;
+	bool seed_given, memory_given;
+};
+
+
+/* A reader's kernels and its own small buffers (first written there). */
+struct loc_dev {
+	cl_program p_read, p_chase;
+	cl_kernel k_read, k_chase;
+	cl_mem out, state;
+	size_t global, wg;       /* the stream's grid */
+	double overhead_ns;      /* a 0-load chase launch, median */
+	bool have_overhead;
+};
+
+/* The buffer an owner holds, of one memory kind. */
+struct loc_buf {
+	cl_mem mem;              /* MEM_BUFFER */
+	void *usm;               /* MEM_USM */
+	bool known;              /* the driver says where it lives */
+	char how[512];           /* how the suite knows, or why it cannot */
+};
+
+struct loc_state {
+	const struct bench_peers *peers;
+	size_t n;                /* devices */
+	struct loc_dev dev[BENCH_MAX_DEVICES];
+	struct loc_buf buf[N_MEM][BENCH_MAX_DEVICES];
+	struct usm_fns usm;
+	uint32_t *h_buf, *next, *order, *h_out;
+	uint64_t nodes, words, n4;
+	unsigned stride_words;
+	double *gbps, *ns;       /* per point, 0: none */
+};
+
+struct loc_params {
+	unsigned memory, test, owner, reader;
+};
+
+#define LO(f) offsetof(struct locality_opts, f)
+static const struct cli_opt locality_cli[] = {
+	{ "size", "BYTES", CLI_SIZE, LO(size), 1 << 16, 1ull << 34, .def = "256Mi",
+	  .help = "bytes of each device's buffer, streamed and chased (K/M/G, Ki/Mi/Gi)" },
+	{ "stride", "BYTES", CLI_SIZE, LO(stride), 16, 65536, .def = "256",
+	  .help = "bytes between the chase's nodes, a power of two" },
+	{ "loads", "N", CLI_UINT, LO(loads), 1, 1u << 26, .def = "65536",
+	  .help = "dependent loads per chase launch" },
+	{ "memory", "LIST", CLI_NAMES, LO(memory), .names = mem_names, .n_names = N_MEM,
+	  .def_note = "all the devices offer",
+	  .help = "buffer (an OpenCL buffer first written on its owner), usm (a device\n"
+		  "allocation of the owner: cl_intel_unified_shared_memory), or all" },
+	{ "tests", "LIST", CLI_NAMES, LO(tests), .names = test_names, .n_names = N_TEST, .def = "all",
+	  .help = "stream (GB/s of a read), chase (ns per dependent load), or all" },
+	{ "seed", "N", CLI_U64, LO(seed), 0, (1ull << 48) - 1, .def_note = "fresh",
+	  .help = "seed of the chase's random cycle" },
+	{ 0 } };
+
+static void locality_check(void *opts, const struct cli_set *given)
+{
+	struct locality_opts *o = opts;
+
+	o->seed_given = cli_given(given, "seed");
+	o->memory_given = cli_given(given, "memory");
+	if (!o->memory_given)
+		o->memory[MEM_BUFFER] = o->memory[MEM_USM] = true;
+	if (o->stride & (o->stride - 1))
+		cli_usage_error("--stride %llu is not a power of two (16..65536)", (unsigned long long)o->stride);
+	if (o->size % o->stride || o->size / o->stride > UINT32_MAX / (o->stride / 4) || o->size / o->stride < 2)
+		cli_usage_error("--size %llu: a whole number of --stride %llu nodes, at least 2, whose word "
+				"indices fit 32 bits", (unsigned long long)o->size,
+				(unsigned long long)o->stride);
+}
+
+/* ---- plan ---- */
+
+/* USM where every device offers it and the entry points are there; say why not otherwise. */
+static void plan_memory(struct bench_run *r, struct locality_opts *o, struct loc_state *p)
+{
+	bool usm = usm_fns_load(r->dev->platform, &p->usm);
+
+	for (size_t i = 0; i < p->n; i++)
+		usm &= dev_has_ext(p->peers->pc[i].dev, "cl_intel_unified_shared_memory");
+	if (usm || !o->memory[MEM_USM])
+		return;
+	if (o->memory_given && !o->memory[MEM_BUFFER])
+		cli_usage_error("--memory usm: '%s' (%s) does not offer cl_intel_unified_shared_memory on "
+				"every device; --memory buffer runs", r->dev->name, r->dev->platform_name);
+	o->memory[MEM_USM] = false;
+	fprintf(stderr, "bench locality: note: no usm points: the devices of '%s' do not all offer "
+		"cl_intel_unified_shared_memory\n", r->dev->platform_name);
+}
+
+static void plan_kernels(struct bench_run *r, struct loc_state *p)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		struct prog_ctx *pc = (struct prog_ctx *)&p->peers->pc[i];
+		struct loc_dev *d = &p->dev[i];
+		d->k_read = bench_build_pc(pc, "locality.cl", "locality_read", "", &d->p_read, NULL);
+		d->k_chase = bench_build_pc(pc, "latency.cl", "chase", "", &d->p_chase, NULL);
+		d->wg = pc->dev->max_wg < 256 ? pc->dev->max_wg : 256;
+		d->global = p->n4 / 16 < d->wg ? d->wg : p->n4 / 16 > (1u << 20) ? 1u << 20 : p->n4 / 16;
+		d->global = (d->global + d->wg - 1) / d->wg * d->wg;
+		d->out = bench_buffer(r, CL_MEM_READ_WRITE, d->global * 4);
+		d->state = bench_buffer(r, CL_MEM_READ_WRITE, 16);
+	}
+}
+
+static bool place(struct bench_run *r, struct loc_state *p, unsigned m, unsigned owner, bool write,
+		  char *err, size_t len);
+
+/* The owner's buffers: a device allocation where USM runs, and an OpenCL buffer. */
+static void plan_buffers(struct bench_run *r, const struct locality_opts *o, struct loc_state *p)
+{
+	const struct bench_peers *pe = p->peers;
+
+	for (size_t i = 0; i < p->n; i++) {
+		struct loc_buf *b = &p->buf[MEM_BUFFER][i], *u = &p->buf[MEM_USM][i];
+		if (o->memory[MEM_BUFFER]) {
+			b->mem = bench_buffer(r, CL_MEM_READ_WRITE, (size_t)o->size);
+			snprintf(b->how, sizeof(b->how), "not known: OpenCL has no query of where a buffer's "
+				 "storage is. It is migrated to its owner (clEnqueueMigrateMemObjects on the "
+				 "owner's queue) and written there before each point, but a driver may move "
+				 "it to the device that reads it, so a remote reading may be a local one");
+		}
+		if (o->memory[MEM_USM]) {
+			cl_int e = CL_SUCCESS;
+			cl_device_id who = NULL;
+			char err[256];
+			u->usm = p->usm.alloc(pe->pc[0].ctx, pe->pc[i].dev->id, NULL, (size_t)o->size, 0, &e);
+			if (!u->usm)
+				cli_die(EXIT_FAIL, "driver: clDeviceMemAllocINTEL(%llu bytes on '%s'): %s",
+					(unsigned long long)o->size, pe->label[i], cl_err_name(e));
+			u->known = CL_CHECK(p->usm.info(pe->pc[0].ctx, u->usm, CL_MEM_ALLOC_DEVICE_INTEL,
+							sizeof(who), &who, NULL), err, sizeof(err)) &&
+				   who == pe->pc[i].dev->id;
+			snprintf(u->how, sizeof(u->how), "%s: a device allocation of the owner "
+				 "(clDeviceMemAllocINTEL), which clGetMemAllocInfoINTEL(CL_MEM_ALLOC_DEVICE_INTEL) "
+				 "%s", u->known ? "known" : "not known",
+				 u->known ? "names as its device" : "does not name as its device");
+		}
+		if ((pe->pc[i].dev->type & CL_DEVICE_TYPE_CPU) && o->memory[MEM_BUFFER])
+			strncat(b->how, "; a CPU device's memory is the host's, on the NUMA node the "
+				"operating system chose", sizeof(b->how) - strlen(b->how) - 1);
+		for (unsigned m = 0; m < N_MEM; m++) {   /* first written on its owner */
+			char err[1024];
+			if (o->memory[m] && !place(r, p, m, (unsigned)i, true, err, sizeof(err)))
+				cli_die(EXIT_FAIL, "driver: writing the %s of '%s': %s", mem_names[m],
+					pe->label[i], err);
+		}
+	}
+}
+
+/* The chain every buffer holds: node k at word k * stride_words, pointing at the next. */
+static void plan_chain(const struct locality_opts *o, struct loc_state *p)
+{
+	uint64_t seed = o->seed;
+
+	p->nodes = o->size / o->stride;
+	p->stride_words = (unsigned)(o->stride / 4);
+	p->words = o->size / 4;
+	p->n4 = o->size / 16;
+	p->h_buf = bench_alloc((size_t)o->size);
+	p->next = bench_alloc((size_t)p->nodes * 4);
+	p->order = bench_alloc((size_t)p->nodes * 4);
+	memset(p->h_buf, 0, (size_t)o->size);
+	chase_build(p->next, p->order, (uint32_t)p->nodes, seed);
+	for (uint64_t k = 0; k < p->nodes; k++)
+		p->h_buf[k * p->stride_words] = p->next[k] * p->stride_words;
+}
+
+/* How the suite knows where each owner's buffer lives, per memory kind. */
+static json_t *placement_json(const struct locality_opts *o, const struct loc_state *p)
+{
+	json_t *pl = json_object();
+
+	for (unsigned m = 0; m < N_MEM; m++) {
+		json_t *a = json_array();
+		if (!o->memory[m]) {
+			json_decref(a);
+			continue;
+		}
+		for (size_t i = 0; i < p->n; i++)
+			json_array_append_new(a, json_pack("{s:s, s:b, s:s}", "owner", p->peers->label[i],
+							   "known", p->buf[m][i].known, "how", p->buf[m][i].how));
+		json_object_set_new(pl, mem_names[m], a);
+	}
+	return pl;
+}
+
+static size_t locality_plan(struct bench_run *r)
+{
+	struct locality_opts *o = r->opts;
+	struct loc_state *p = bench_alloc(sizeof(*p));
+	size_t n_mem = 0, n_test = 0;
+
+	memset(p, 0, sizeof(*p));
+	r->state = p;
+	if (!r->peers || r->peers->n < 2)
+		cli_die(EXIT_FAIL, "bench bug: bench locality without two devices of one context");
+	p->peers = r->peers;
+	p->n = r->peers->n;
+	if (!o->seed_given)
+		o->seed = check_fresh_seed() & ((1ull << 48) - 1);
+	bench_host_fits(r, o->size * 2, o->size * (uint64_t)p->n * 2, "the chain and its order");
+	plan_memory(r, o, p);
+	plan_chain(o, p);
+	plan_kernels(r, p);
+	plan_buffers(r, o, p);
+	json_object_set_new(r->doc, "placement", placement_json(o, p));
+	for (int m = 0; m < N_MEM; m++)
+		n_mem += o->memory[m];
+	for (int t = 0; t < N_TEST; t++)
+		n_test += o->tests[t];
+	size_t n = n_mem * p->n * p->n * n_test;
+	p->gbps = calloc(n ? n : 1, sizeof(double));
+	p->ns = calloc(n ? n : 1, sizeof(double));
+	size_t most = 0;   /* the largest grid's sums */
+	for (size_t i = 0; i < p->n; i++)
+		most = p->dev[i].global > most ? p->dev[i].global : most;
+	p->h_out = bench_alloc(most * 4);
+	if (!p->gbps || !p->ns)
+		cli_die(EXIT_FAIL, "out of host memory");
+	return n;
+}
+
+static void locality_teardown(struct bench_run *r)
+{
+	struct loc_state *p = r->state;
+
+	for (size_t i = 0; i < p->n; i++) {
+		struct loc_dev *d = &p->dev[i];
+		if (p->buf[MEM_USM][i].usm)
+			p->usm.free(p->peers->pc[0].ctx, p->buf[MEM_USM][i].usm);
+		if (p->buf[MEM_BUFFER][i].mem)
+			clReleaseMemObject(p->buf[MEM_BUFFER][i].mem);
+		if (d->out)
+			clReleaseMemObject(d->out);
+		if (d->state)
+			clReleaseMemObject(d->state);
+		clReleaseKernel(d->k_read);
+		clReleaseKernel(d->k_chase);
+		clReleaseProgram(d->p_read);
+		clReleaseProgram(d->p_chase);
+	}
+	free(p->h_buf);
+	free(p->next);
+	free(p->order);
+	free(p->h_out);
+	free(p->gbps);
+	free(p->ns);
+	free(p);
+}
+
+/* ---- one point ---- */
+
+/* Point i's memory, test, owner and reader: memory, then owner, then reader, then test. */
+static void point_params(const struct bench_run *r, size_t i, struct loc_params *a)
+{
+	const struct locality_opts *o = r->opts;
+	const struct loc_state *p = r->state;
+	unsigned mems[N_MEM], tests[N_TEST], nm = 0, nt = 0;
+
+	for (unsigned m = 0; m < N_MEM; m++)
+		if (o->memory[m])
+			mems[nm++] = m;
+	for (unsigned t = 0; t < N_TEST; t++)
+		if (o->tests[t])
+			tests[nt++] = t;
+	a->test = tests[i % nt];
+	i /= nt;
+	a->reader = (unsigned)(i % p->n);
+	i /= p->n;
+	a->owner = (unsigned)(i % p->n);
+	a->memory = mems[i / p->n];
+}
+
+/*
+ * Puts the owner's buffer on the owner: an OpenCL buffer migrated to it (its content first
+ * written there when `write`); a device allocation is the owner's for good, written once.
+ */
+static bool place(struct bench_run *r, struct loc_state *p, unsigned m, unsigned owner, bool write,
+		  char *err, size_t len)
+{
+	cl_command_queue q = p->peers->pc[owner].q;
+	const struct loc_buf *b = &p->buf[m][owner];
+	size_t bytes = (size_t)p->words * 4;
+
+	(void)r;
+	if (m == MEM_USM)
+		return !write || (CL_CHECK(p->usm.copy(q, CL_TRUE, b->usm, p->h_buf, bytes, 0, NULL, NULL),
+					   err, len));
+	return CL_CHECK(clEnqueueMigrateMemObjects(q, 1, &b->mem, write ? CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED
+									 : 0, 0, NULL, NULL), err, len) &&
+	       (!write || CL_CHECK(clEnqueueWriteBuffer(q, b->mem, CL_TRUE, 0, bytes, p->h_buf, 0, NULL,
+							NULL), err, len)) &&
+	       CL_CHECK(clFinish(q), err, len);
+}
+
+/* Argument `i` of k: the owner's buffer of memory kind m. */
+static bool buf_arg(const struct loc_state *p, cl_kernel k, unsigned m, unsigned owner, char *err,
+		    size_t len)
+{
+	if (m == MEM_USM)
+		return CL_CHECK(p->usm.arg(k, 0, p->buf[m][owner].usm), err, len);
+	return CL_CHECK(clSetKernelArg(k, 0, sizeof(cl_mem), &p->buf[m][owner].mem), err, len);
+}
+
+/* One launch on the reader's queue, waited for (the validation launch). */
+static bool launch_once(struct loc_state *p, unsigned reader, struct time_launch *l, char *err,
+			size_t len)
+{
+	double d, w;
+
+	return time_run(p->peers->pc[reader].q, time_enqueue_launch, l, 0, 1, &d, &w, err, len);
+}
+
+/* The stream: one validated read of the whole buffer, then the harness times it. */
+static void stream_point(struct bench_run *r, struct bench_point *pt, const struct loc_params *a)
+{
+	struct loc_state *p = r->state;
+	struct loc_dev *d = &p->dev[a->reader];
+	cl_command_queue q = p->peers->pc[a->reader].q;
+	cl_ulong n4 = p->n4;
+	struct time_launch l = { d->k_read, d->global, d->wg };
+	uint32_t sum = 0, want = chase_lap_sum((uint32_t)p->nodes, p->stride_words);
+	char err[1024];
+
+	if (!buf_arg(p, d->k_read, a->memory, a->owner, err, sizeof(err)) ||
+	    !CL_CHECK(clSetKernelArg(d->k_read, 1, sizeof(cl_mem), &d->out), err, sizeof(err)) ||
+	    !CL_CHECK(clSetKernelArg(d->k_read, 2, sizeof(n4), &n4), err, sizeof(err)) ||
+	    !CL_CHECK(check_poison(q, d->out, d->global * 4), err, sizeof(err)) ||
+	    !launch_once(p, a->reader, &l, err, sizeof(err)) ||
+	    !CL_CHECK(clEnqueueReadBuffer(q, d->out, CL_TRUE, 0, d->global * 4, p->h_out, 0, NULL, NULL),
+		      err, sizeof(err)) ||
+	    !place(r, p, a->memory, a->owner, false, err, sizeof(err))) {
+		bench_fail(pt, "%s", err);
+		return;
+	}
+	for (size_t i = 0; i < d->global; i++)
+		sum += p->h_out[i];
+	if (sum != want) {
+		bench_fail(pt, "the read's sums add up to 0x%08x; the buffer's words add up to 0x%08x", sum, want);
+		return;
+	}
+	pt->validated = true;
+	bench_point_time_launch(pt, d->k_read, d->global, d->wg);
+	pt->bytes = 16.0 * (double)p->n4 + 4.0 * (double)d->global;
+}
+
+static bool state_io(struct loc_state *p, unsigned reader, bool write, uint32_t *v, char *err, size_t len)
+{
+	cl_command_queue q = p->peers->pc[reader].q;
+	cl_mem s = p->dev[reader].state;
+
+	if (write)
+		return CL_CHECK(clEnqueueWriteBuffer(q, s, CL_TRUE, 0, 4, v, 0, NULL, NULL), err, len);
+	return CL_CHECK(clEnqueueReadBuffer(q, s, CL_TRUE, 0, 4, v, 0, NULL, NULL), err, len);
+}
+
+/* The chase's launches with `loads` loads, timed by the harness on the reader's queue. */
+static bool chase_measure(struct bench_run *r, struct bench_point *pt, const struct loc_params *a,
+			  unsigned loads)
+{
+	struct loc_state *p = r->state;
+	struct loc_dev *d = &p->dev[a->reader];
+	struct time_launch l = { d->k_chase, 1, 1 };
+	cl_uint cl_loads = loads;
+	uint32_t start = 0;
+	char err[1024];
+
+	if (!state_io(p, a->reader, true, &start, err, sizeof(err)) ||
+	    !buf_arg(p, d->k_chase, a->memory, a->owner, err, sizeof(err)) ||
+	    !CL_CHECK(clSetKernelArg(d->k_chase, 1, sizeof(cl_mem), &d->state), err, sizeof(err)) ||
+	    !CL_CHECK(clSetKernelArg(d->k_chase, 2, sizeof(cl_loads), &cl_loads), err, sizeof(err))) {
+		bench_fail(pt, "%s", err);
+		return false;
+	}
+	return bench_point_measure(r, pt, time_enqueue_launch, &l);
+}
+
+/*
+ * The chase: the launch overhead (a 0-load launch, once per reader), the timed chases from
+ * node 0, then where the chase stands checked: (warm-up + timed) x loads nodes along.
+ */
+static void chase_point(struct bench_run *r, struct bench_point *pt, const struct loc_params *a)
+{
+	const struct locality_opts *o = r->opts;
+	struct loc_state *p = r->state;
+	struct loc_dev *d = &p->dev[a->reader];
+	uint32_t at = 0;
+	char err[1024];
+
+	if (!d->have_overhead) {
+		if (!chase_measure(r, pt, a, 0))
+			return;
+		d->overhead_ns = pt->time.median;
+		d->have_overhead = true;
+	}
+	if (!chase_measure(r, pt, a, o->loads) || !state_io(p, a->reader, false, &at, err, sizeof(err))) {
+		if (pt->status == POINT_OK)
+			bench_fail(pt, "%s", err);
+		pt->n = 0;
+		return;
+	}
+	uint64_t loads = (uint64_t)(r->co->warmup + pt->n) * o->loads;
+	uint32_t want = p->order[loads % p->nodes] * p->stride_words;
+	if (at != want) {
+		bench_fail(pt, "the chase ended at word %u after %llu loads; the chain says %u", at,
+			   (unsigned long long)loads, want);
+		pt->n = 0;
+		return;
+	}
+	pt->validated = true;
+	p->ns[pt->index] = (pt->time.median - d->overhead_ns) / o->loads;
+	pt->metrics = json_pack("{s:f, s:f}", "ns_per_load", p->ns[pt->index], "launch_overhead_ns",
+				d->overhead_ns);
+	if (p->ns[pt->index] <= 0)
+		bench_note(pt, "below the launch overhead's noise: raise --loads");
+}
+
+static void locality_point(struct bench_run *r, struct bench_point *pt)
+{
+	struct loc_state *p = r->state;
+	struct loc_params *a = pt->params;
+	char err[1024];
+
+	point_params(r, pt->index, a);
+	pt->queue = p->peers->pc[a->reader].q;
+	pt->device = p->peers->label[a->reader];
+	if (!place(r, p, a->memory, a->owner, false, err, sizeof(err))) {
+		bench_fail(pt, "%s", err);
+		return;
+	}
+	if (a->test == TEST_STREAM)
+		stream_point(r, pt, a);
+	else
+		chase_point(r, pt, a);
+	pt->extra = json_pack("{s:{s:s, s:b, s:s}}", "placement", "owner", p->peers->label[a->owner],
+			      "known", p->buf[a->memory][a->owner].known, "how",
+			      p->buf[a->memory][a->owner].how);
+}
+
+/* ---- views ---- */
+
+#define LA(pt) ((const struct loc_params *)(pt)->params)
+
+static json_t *locality_params_json(const struct bench_run *r, const struct bench_point *pt)
+{
+	const struct locality_opts *o = r->opts;
+	const struct loc_state *p = r->state;
+	const struct loc_params *a = LA(pt);
+
+	return json_pack("{s:s, s:s, s:s, s:s, s:b, s:I, s:I, s:I, s:I}", "memory", mem_names[a->memory],
+			 "test", test_names[a->test], "owner", p->peers->label[a->owner], "reader",
+			 p->peers->label[a->reader], "local", a->owner == a->reader, "bytes",
+			 (json_int_t)o->size, "stride", (json_int_t)o->stride, "loads",
+			 (json_int_t)(a->test == TEST_CHASE ? o->loads : 0), "seed", (json_int_t)o->seed);
+}
+
+#define CELL(name) static void name(const struct bench_run *r, const struct bench_point *pt, char *b, size_t n)
+CELL(cell_memory) { (void)r; snprintf(b, n, "%s", mem_names[LA(pt)->memory]); }
+CELL(cell_owner) { (void)r; snprintf(b, n, "d%u", LA(pt)->owner); }
+CELL(cell_reader) { (void)r; snprintf(b, n, "d%u", LA(pt)->reader); }
+CELL(cell_where) { (void)r; snprintf(b, n, "%s", LA(pt)->owner == LA(pt)->reader ? "local" : "remote"); }
+CELL(cell_test) { (void)r; snprintf(b, n, "%s", test_names[LA(pt)->test]); }
+CELL(cell_ns)
+{
+	const struct loc_state *p = r->state;
+	snprintf(b, n, p->ns[pt->index] > 0 ? "%.1f" : "-", p->ns[pt->index]);
+}
+
+static const struct bench_col locality_cols[] = {
+	{ "Memory", cell_memory }, { "Owner", cell_owner }, { "Reader", cell_reader },
+	{ "Where", cell_where }, { "Test", cell_test }, { "median us", bench_cell_median_us },
+	{ "CV %", bench_cell_cv }, { "GB/s", bench_cell_gbps }, { "ns/load", cell_ns },
+	{ "status", bench_cell_status }, { 0 } };
+
+static void locality_title(const struct bench_run *r, FILE *f)
+{
+	const struct loc_state *p = r->state;
+
+	fprintf(f, "locality: a buffer on its owner, read by a kernel on each device of one context\n");
+	for (size_t i = 0; i < p->n; i++)
+		fprintf(f, "  d%zu = %s\n", i, p->peers->label[i]);
+}
+
+static void locality_label(const struct bench_run *r, size_t i, char *buf, size_t len)
+{
+	struct loc_params a;
+
+	point_params(r, i, &a);
+	snprintf(buf, len, "%s d%u->d%u %s", mem_names[a.memory], a.owner, a.reader, test_names[a.test]);
+}
+
+static void locality_relate(struct bench_run *r)
+{
+	struct loc_state *p = r->state;
+
+	for (size_t i = 0; i < r->n_points; i++)
+		p->gbps[i] = r->points[i].status == POINT_OK ? bench_point_gbps(&r->points[i]) : 0;
+}
+
+/* The median of the figures v[i] > 0 of the points that match (0: none). */
+static double median_of(const struct bench_run *r, const double *v, unsigned m, int local)
+{
+	double x[4 * BENCH_MAX_DEVICES * BENCH_MAX_DEVICES];
+	size_t k = 0;
+	struct stats st;
+
+	for (size_t i = 0; i < r->n_points && k < sizeof(x) / sizeof(x[0]); i++) {
+		const struct loc_params *a = LA(&r->points[i]);
+		if (v[i] > 0 && a->memory == m && (a->owner == a->reader) == local)
+			x[k++] = v[i];
+	}
+	if (!k)
+		return 0;
+	stats_compute(x, k, &st);
+	return st.median;
+}
+
+/* Whether the driver says where every owner's buffer of memory kind m lives. */
+static bool known(const struct loc_state *p, unsigned m)
+{
+	bool all = true;
+
+	for (size_t i = 0; i < p->n; i++)
+		all &= p->buf[m][i].known;
+	return all;
+}
+
+static json_t *pos_or_null(double v)
+{
+	return v > 0 ? json_real(v) : json_null();
+}
+
+/* Local against remote, per memory kind: medians over the pairs, side by side. */
+static int locality_report(struct bench_run *r)
+{
+	const struct locality_opts *o = r->opts;
+	const struct loc_state *p = r->state;
+	json_t *sum = json_object();
+
+	if (!r->co->quiet)
+		printf("\nlocal against remote (medians over the devices):\n");
+	for (unsigned m = 0; m < N_MEM; m++) {
+		if (!o->memory[m])
+			continue;
+		double lg = median_of(r, p->gbps, m, 1), rg = median_of(r, p->gbps, m, 0);
+		double ln = median_of(r, p->ns, m, 1), rn = median_of(r, p->ns, m, 0);
+		json_object_set_new(sum, mem_names[m], json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:b}",
+			"local_gbps", pos_or_null(lg), "remote_gbps", pos_or_null(rg),
+			"remote_over_local_gbps", pos_or_null(lg > 0 && rg > 0 ? rg / lg : 0),
+			"local_ns_per_load", pos_or_null(ln), "remote_ns_per_load", pos_or_null(rn),
+			"remote_over_local_ns", pos_or_null(ln > 0 && rn > 0 ? rn / ln : 0),
+			"placement_known", known(p, m)));
+		if (!r->co->quiet)
+			printf("  %-6s  stream GB/s local %.2f, remote %.2f (x%.3f); chase ns/load local %.1f, "
+			       "remote %.1f (x%.3f); placement %s\n", mem_names[m], lg, rg,
+			       lg > 0 ? rg / lg : 0, ln, rn, ln > 0 ? rn / ln : 0,
+			       known(p, m) ? "known (the driver's query)" : "not known (see the document)");
+	}
+	json_object_set_new(r->doc, "locality", sum);
+	return EXIT_OK;
+}
+
+/* What plan builds on each device: the stream's read and latency's chase (no options). */
+static void loc_builds(struct bench_builds *b)
+{
+	struct bench_build *bb;
+
+	if (b->sg)
+		return;
+	bb = bench_builds_add(b, "locality.cl");
+	bench_build_kernel(bb, "locality_read", "read", 256, "256 or the device's maximum");
+	bb = bench_builds_add(b, "latency.cl");
+	bench_build_kernel(bb, "chase", "chase", 1, "one work-item a chase");
+}
+
+/* ---- bench validate ---- */
+
+/*
+ * Two parts of the device (a context holds them both): one compute unit each where it can
+ * be split by counts, halves where equally, its NUMA domains (a GPU's stacks) where by
+ * affinity; a device that cannot be split is checked as it is, and the run says why it skips.
+ */
+static void loc_checks(struct bench_check_plan *p)
+{
+	const struct dev_info *d = p->dev;
+	struct bench_check c = { .id = "locality/two-parts" };
+	char split[64] = "";
+
+	if (dev_part_offers(d, CL_DEVICE_PARTITION_BY_COUNTS))
+		snprintf(split, sizeof(split), " --sub-devices counts:1,1");
+	else if (dev_part_offers(d, CL_DEVICE_PARTITION_EQUALLY) && d->compute_units >= 2)
+		snprintf(split, sizeof(split), " --sub-devices equally:%u", d->compute_units / 2);
+	else if (d->part_domains & CL_DEVICE_AFFINITY_DOMAIN_NUMA)
+		snprintf(split, sizeof(split), " --sub-devices numa");
+	snprintf(c.args, sizeof(c.args), "--size 1Mi --loads 2048%s", split);
+	snprintf(c.desc, sizeof(c.desc), "a buffer on each of two parts of the device, streamed and "
+		 "chased from both: every read's sum and every chase's end checked");
+	bench_check_add(p, &c);
+}
+
+static const struct bench_param loc_params[] = {
+	{ .name = "memory" }, { .name = "test" }, { .name = "owner" }, { .name = "reader" },
+	{ .name = "local" }, { .name = "bytes" }, { .name = "stride" }, { .name = "loads" },
+	{ .name = "seed" }, { 0 } };
+
+const struct bench_row locality_row = {
+	.cmd = {
+		.name = "locality",
+		.summary = "stack-local against remote memory: a buffer on one device read from another",
+		.synopsis =
+			"usage: bench locality [--size BYTES] [--memory buffer,usm] [--tests stream,chase]\n"
+			"                      [--device LIST | --sub-devices SPEC] [shared options]\n"
+			"  In one context of two or more devices of one platform (the stacks of a GPU: its\n"
+			"  devices in FLAT mode, --sub-devices numa in COMPOSITE mode; or the parts of any\n"
+			"  device --sub-devices makes), each device's buffer is first written there, then\n"
+			"  streamed and pointer-chased by a kernel on every device: local and remote GB/s\n"
+			"  and ns per load side by side. Without --device: the devices of the first platform\n"
+			"  with two, else the default device's NUMA sub-devices. A context cannot span\n"
+			"  platforms: where no platform has two devices, exit 77 says so.\n",
+		.flags = BENCH_DEVICE | BENCH_PEERS,
+		.opts = locality_cli,
+		.opts_size = sizeof(struct locality_opts),
+		.check = locality_check,
+	},
+	.params_size = sizeof(struct loc_params),
+	.plan = locality_plan,
+	.label = locality_label,
+	.point = locality_point,
+	.params_json = locality_params_json,
+	.params = loc_params,
+	.cols = locality_cols,
+	.title = locality_title,
+	.relate = locality_relate,
+	.report = locality_report,
+	.teardown = locality_teardown,
+	.builds = loc_builds,
+	.checks = loc_checks,
+};

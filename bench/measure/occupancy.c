@@ -1,0 +1,511 @@
+/*
+ * bench occupancy: how many work-groups are really resident at once, measured
+ * by the probe in kernels/occupancy.cl, beside the model's prediction. (The time of
+ * a fixed amount of work per group against the number of groups is bench
+ * occupancy-waves, occupancy_waves.c, which `occupancy --waves` runs.)
+ *
+ * A probe point does not time the standard way: it calibrates the kernel's spin,
+ * grows the launch until it is over-full, then runs --reps validated launches
+ * whose peak counts (and profiled times) are its samples.
+ */
+#include "row.h"
+#include "occupancy.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Largest launch the probe tries: keeps buffers and run time bounded. */
+#define PROBE_MAX_ITEMS (1ull << 26)
+/* Shortest probe launch the calibration accepts, ns: long beside thread wake-up and dispatch. */
+#define PROBE_MIN_NS 2e6
+/* Without --groups: this many times the model's capacity, at least this many per compute unit. */
+#define OCC_GROUPS_X_CAPACITY 4
+#define OCC_GROUPS_PER_CU 8
+/* Without --spin: the first spin of the calibration (doubled until the peak stops changing). */
+#define OCC_SPIN_START 2048
+
+/* ---- options ---- */
+
+#define OO(f) offsetof(struct occ_opts, f)
+static const struct cli_opt occ_cli[] = {
+	OCC_OPT_WG,
+	OCC_OPT_SG,
+	OCC_OPT_SLM,
+	OCC_OPT_BARRIER,
+	{ "groups", "N", CLI_U64, OO(fixed_groups), 1, 1u << 22, .help = "work-groups per launch",
+	  .def_note = CLI_XSTR(OCC_GROUPS_X_CAPACITY) " x the model's capacity, at least "
+		      CLI_XSTR(OCC_GROUPS_PER_CU) " x compute units; doubled while the peak equals it" },
+	{ "spin", "N", CLI_UINT, OO(spin), 1, 1u << 26, .help = "dependent rounds per work-item",
+	  .def_note = "from " CLI_XSTR(OCC_SPIN_START) ", doubled until the peak stops changing" },
+	{ "check", NULL, CLI_FLAG, OO(check),
+	  .help = "exit 1 when a measurement and the model disagree, naming each point" },
+	{ "waves", NULL, CLI_FLAG, OO(waves),
+	  .help = "instead: time fixed work per group against the number of groups\n"
+		  "(bench occupancy-waves; first --wg, --sg, --slm; --groups RANGE\n"
+		  "then sets the sweep)" },
+	{ 0 } };
+
+static void occ_check(void *opts, const struct cli_set *given)
+{
+	struct occ_opts *o = opts;
+
+	(void)given;
+	if (o->waves)   /* bench_row_resolve runs bench occupancy-waves for it */
+		cli_usage_error("--waves is bench occupancy-waves");
+}
+
+/* ---- plan ---- */
+
+/* One kernel per (sg, slm, barrier), in the order of the points; the work-group size varies fastest. */
+static size_t probe_plan(struct bench_run *r, struct occ_opts *o, struct occ_state *s)
+{
+	size_t nsg = o->sg.n ? o->sg.n : 1;
+
+	s->kern = bench_alloc(nsg * o->slm.n * 2 * sizeof(*s->kern));
+	for (size_t isg = 0; isg < nsg; isg++)
+		for (size_t islm = 0; islm < o->slm.n; islm++)
+			for (int bar = 0; bar < 2; bar++) {
+				struct probe_cfg cfg = { o->sg.n ? (unsigned)o->sg.v[isg] : 0,
+							 o->slm.v[islm], bar == 1 };
+				if ((bar && !o->barrier_on) || (!bar && !o->barrier_off))
+					continue;
+				probe_build(r, &cfg, &s->kern[s->n_kern++]);
+			}
+	json_object_set_new(r->doc, "kernel", prog_kernel_res_json("occupancy.cl", "occ_probe",
+		s->kern[s->n_kern - 1].opts, &s->kern[s->n_kern - 1].res));
+	return s->n_kern * o->wg.n;
+}
+
+/* ---- one probe point ---- */
+
+static const struct probe_kernel *point_kernel(const struct bench_run *r, size_t i, unsigned *wg)
+{
+	const struct occ_opts *o = r->opts;
+	const struct occ_state *s = r->state;
+
+	*wg = (unsigned)o->wg.v[i % o->wg.n];
+	return &s->kern[i / o->wg.n];
+}
+
+static void probe_label(const struct bench_run *r, size_t i, char *buf, size_t len)
+{
+	unsigned wg;
+	const struct probe_kernel *pk = point_kernel(r, i, &wg);
+	char sg[32] = "";
+
+	if (pk->cfg.sg)
+		snprintf(sg, sizeof(sg), " sg=%u", pk->cfg.sg);
+	snprintf(buf, len, "wg=%u%s %s slm=%llu", wg, sg, pk->cfg.barrier ? "barrier" : "no-barrier",
+		 (unsigned long long)pk->cfg.slm);
+}
+
+/* Launch size: several times what the device can hold. */
+static uint64_t launch_groups(const struct bench_run *r, uint64_t predicted, unsigned wg)
+{
+	const struct occ_opts *o = r->opts;
+	uint64_t g = o->fixed_groups;
+
+	if (!g) {
+		g = OCC_GROUPS_X_CAPACITY * predicted;
+		if (g < (uint64_t)OCC_GROUPS_PER_CU * r->dev->compute_units)
+			g = (uint64_t)OCC_GROUPS_PER_CU * r->dev->compute_units;
+	}
+	if (g * wg > PROBE_MAX_ITEMS)
+		g = PROBE_MAX_ITEMS / wg;
+	return g ? g : 1;
+}
+
+/*
+ * Doubles spin until the peak has stopped changing for two doublings in a row
+ * and a launch lasts at least PROBE_MIN_NS: then every group the device holds
+ * overlaps the others.
+ */
+static bool calibrate(struct bench_run *r, const struct bench_point *pt, const struct probe_kernel *pk,
+		      struct occ_point *a, struct probe_result *res, char *err, size_t len)
+{
+	const struct occ_opts *o = r->opts;
+	struct probe_bufs *b = &((struct occ_state *)r->state)->bufs;
+	struct probe_result r2;
+	int steady = 0;
+
+	a->spin = o->spin ? o->spin : OCC_SPIN_START;
+	bench_progress_step(r, pt->index, "calibrating spin=%u", a->spin);
+	if (!probe_launch(r, pk, b, a->wg, a->groups, a->spin, res, err, len))
+		return false;
+	while (!o->spin && (steady < 2 || res->ns < PROBE_MIN_NS) && a->spin < (1u << 24)) {
+		bench_progress_step(r, pt->index, "calibrating spin=%u", a->spin * 2);
+		if (!probe_launch(r, pk, b, a->wg, a->groups, a->spin * 2, &r2, err, len))
+			return false;
+		a->spin *= 2;
+		steady = r2.peak > res->peak ? 0 : steady + 1;
+		r2.peak = r2.peak > res->peak ? r2.peak : res->peak;
+		*res = r2;
+	}
+	return true;
+}
+
+/* Doubles the launch while the peak equals it (then it is only a lower bound). */
+static bool overfill(struct bench_run *r, const struct bench_point *pt, const struct probe_kernel *pk,
+		     struct occ_point *a, struct probe_result *res, char *err, size_t len)
+{
+	const struct occ_opts *o = r->opts;
+	struct probe_bufs *b = &((struct occ_state *)r->state)->bufs;
+
+	while (!o->fixed_groups && (uint64_t)res->peak == a->groups &&
+	       2 * a->groups * a->wg <= PROBE_MAX_ITEMS) {
+		a->groups *= 2;
+		bench_progress_step(r, pt->index, "groups=%llu", (unsigned long long)a->groups);
+		if (!probe_launch(r, pk, b, a->wg, a->groups, a->spin, res, err, len))
+			return false;
+	}
+	return true;
+}
+
+/* Per rep: the compared peak and both definitions' peaks. */
+struct probe_samples {
+	double *peak, *whole, *occupied;
+};
+
+/* Runs reps validated launches: their times are the point's samples, their peaks in m. */
+static bool measure(struct bench_run *r, struct bench_point *pt, const struct probe_kernel *pk,
+		    const struct occ_point *a, struct probe_samples *m, struct probe_result *res,
+		    char *err, size_t len)
+{
+	struct probe_bufs *b = &((struct occ_state *)r->state)->bufs;
+	unsigned reps = r->co->reps;
+
+	pt->dev_ns = bench_alloc(2 * (size_t)reps * sizeof(double));
+	pt->wall_ns = pt->dev_ns + reps;
+	for (unsigned i = 0; i < reps; i++) {
+		bench_progress_step(r, pt->index, "groups=%llu spin=%u rep %u/%u",
+				    (unsigned long long)a->groups, a->spin, i + 1, reps);
+		if (!probe_launch(r, pk, b, a->wg, a->groups, a->spin, res, err, len))
+			return false;
+		pt->dev_ns[i] = res->ns;
+		pt->wall_ns[i] = res->wall_ns;
+		m->peak[i] = res->peak;
+		m->whole[i] = res->whole;
+		m->occupied[i] = res->occupied;
+	}
+	pt->n = reps;
+	stats_compute(pt->dev_ns, reps, &pt->time);
+	return true;
+}
+
+static double max_of(const double *x, size_t n, double *lo)
+{
+	double hi = x[0];
+
+	*lo = x[0];
+	for (size_t i = 1; i < n; i++) {
+		hi = x[i] > hi ? x[i] : hi;
+		*lo = x[i] < *lo ? x[i] : *lo;
+	}
+	return hi;
+}
+
+static json_t *samples_json(const double *x, size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, json_integer((json_int_t)x[i]));
+	return a;
+}
+
+/* The point's residency (the largest of the reps, typed) and its `measured` object. */
+static json_t *measured(const struct bench_run *r, struct occ_point *a, const struct probe_samples *m,
+			size_t n)
+{
+	json_t *o = json_object();
+	double lo, unused;
+
+	a->measured = true;
+	a->resident = (uint64_t)max_of(m->peak, n, &lo);
+	a->resident_min = (uint64_t)lo;
+	a->whole = (uint64_t)max_of(m->whole, n, &unused);
+	a->occupied = (uint64_t)max_of(m->occupied, n, &unused);
+	json_object_set_new(o, "definition", json_string(r->dev->type & CL_DEVICE_TYPE_CPU ? "occupied"
+											  : "whole"));
+	json_object_set_new(o, "resident_wg", json_integer((json_int_t)a->resident));
+	json_object_set_new(o, "resident_wg_min", json_integer((json_int_t)a->resident_min));
+	json_object_set_new(o, "per_cu", json_real((double)a->resident / r->dev->compute_units));
+	json_object_set_new(o, "resident_items", json_integer((json_int_t)(a->resident * a->wg)));
+	json_object_set_new(o, "whole_wg", json_integer((json_int_t)a->whole));
+	json_object_set_new(o, "occupied_wg", json_integer((json_int_t)a->occupied));
+	json_object_set_new(o, "samples", samples_json(m->peak, n));
+	json_object_set_new(o, "whole_samples", samples_json(m->whole, n));
+	json_object_set_new(o, "occupied_samples", samples_json(m->occupied, n));
+	return o;
+}
+
+/* The point's outcome: skipped where the driver refused the size, failed, or ok with notes. */
+static void probe_status(struct bench_point *pt, const struct probe_kernel *pk, bool ok,
+			 const char *err)
+{
+	const struct occ_point *a = pt->params;
+	char buf[256];
+
+	if (!ok && cl_last_code() == CL_INVALID_WORK_GROUP_SIZE)
+		bench_skip(pt, "the driver refused work-group %u (CL_INVALID_WORK_GROUP_SIZE); %s", a->wg,
+			   prog_wg_limits(&pk->res, buf, sizeof(buf)));
+	else if (!ok)
+		bench_fail(pt, "%s", err);
+	else if (bench_wg_note(a->wg, &pk->res, buf, sizeof(buf)))
+		bench_note(pt, "%s", buf);
+}
+
+/* One configuration: calibrate, grow the launch until over-full, measure, compare. */
+static void probe_point(struct bench_run *r, struct bench_point *pt)
+{
+	struct occ_point *a = pt->params;
+	const struct probe_kernel *pk = point_kernel(r, pt->index, &a->wg);
+	unsigned reps = r->co->reps;
+	double *buf = bench_alloc(3 * (size_t)reps * sizeof(double));
+	struct probe_samples m = { buf, buf + reps, buf + 2 * reps };
+	struct probe_result res = { 0 };
+	char err[4096];
+	bool ok;
+
+	a->sg_req = pk->cfg.sg;
+	a->sgc = r->co->sg_backend ? &pk->sgc : NULL;
+	a->slm = pk->cfg.slm;
+	a->barrier = pk->cfg.barrier;
+	a->local_mem = pk->res.local_mem;
+	a->nv_registers = pk->res.nv_registers;
+	a->simd = probe_simd(r, pk);
+	a->groups = launch_groups(r, probe_model_resident(r, pk, a->wg, a->simd), a->wg);
+	cl_clear_last();
+	ok = calibrate(r, pt, pk, a, &res, err, sizeof(err)) &&
+	     overfill(r, pt, pk, a, &res, err, sizeof(err)) &&
+	     measure(r, pt, pk, a, &m, &res, err, sizeof(err));
+	probe_status(pt, pk, ok, err);
+	/* the model with the width the kernel really ran with (not an emulated layer's) */
+	if (ok && !a->simd && res.sg_kernel && pk->sgc.backend != SGB_EMULATED)
+		a->simd = res.sg_kernel;
+	a->sg_kernel = res.sg_kernel;
+	bench_point_model(pt, &pk->res, a->wg, a->simd, a->barrier, a->groups);
+	if (ok) {
+		pt->validated = true;
+		pt->extra = json_object();
+		json_object_set_new(pt->extra, "measured", measured(r, a, &m, reps));
+		if (a->resident >= a->groups)
+			bench_note(pt, "the peak equals the launch size: a lower bound only");
+	}
+	free(buf);
+}
+
+/* ---- views ---- */
+
+static json_t *probe_params_json(const struct bench_run *r, const struct bench_point *pt)
+{
+	const struct occ_point *a = pt->params;
+	json_t *p = json_object();
+
+	(void)r;
+
+	json_object_set_new(p, "wg_size", json_integer(a->wg));
+	json_object_set_new(p, "sg_size_requested", bench_json_uint0(a->sg_req));
+	json_object_set_new(p, "sg_size_kernel", bench_json_uint0(a->sg_kernel));
+	json_object_set_new(p, "simd", bench_json_uint0(a->simd));
+	json_object_set_new(p, "slm_requested", json_integer((json_int_t)a->slm));
+	json_object_set_new(p, "local_mem_kernel", json_integer((json_int_t)a->local_mem));
+	json_object_set_new(p, "barrier", json_boolean(a->barrier));
+	json_object_set_new(p, "groups", json_integer((json_int_t)a->groups));
+	json_object_set_new(p, "spin", json_integer(a->spin));
+	json_object_set_new(p, "nv_registers", bench_json_uint0(a->nv_registers));
+	if (a->sgc)   /* sg_backend, sg_width, sg_width_source, sg_size_required */
+		sgb_params(p, a->sgc);
+	return p;
+}
+
+
+#define PA(pt) ((const struct occ_point *)(pt)->params)
+#define CELL(name) static void name(const struct bench_run *r, const struct bench_point *pt, char *b, size_t n)
+
+static bool is_cpu(const struct bench_run *r)
+{
+	return r->dev->type & CL_DEVICE_TYPE_CPU;
+}
+
+CELL(cell_wg) { (void)r; snprintf(b, n, "%u", PA(pt)->wg); }
+CELL(cell_simd) { (void)r; snprintf(b, n, PA(pt)->simd ? "%u" : "-", PA(pt)->simd); }
+CELL(cell_slm) { (void)r; snprintf(b, n, "%llu", (unsigned long long)PA(pt)->local_mem); }
+CELL(cell_barrier) { (void)r; snprintf(b, n, "%s", PA(pt)->barrier ? "yes" : "no"); }
+CELL(cell_groups) { (void)r; snprintf(b, n, "%llu", (unsigned long long)PA(pt)->groups); }
+CELL(cell_spin) { (void)r; snprintf(b, n, "%u", PA(pt)->spin); }
+/* the count held to the model is marked with '*' */
+CELL(cell_whole)
+{
+	snprintf(b, n, PA(pt)->measured ? "%llu%s" : "-", (unsigned long long)PA(pt)->whole,
+		 is_cpu(r) ? "" : "*");
+}
+CELL(cell_occupied)
+{
+	snprintf(b, n, PA(pt)->measured ? "%llu%s" : "-", (unsigned long long)PA(pt)->occupied,
+		 is_cpu(r) ? "*" : "");
+}
+CELL(cell_per_cu)
+{
+	snprintf(b, n, PA(pt)->measured ? "%.2f" : "-", (double)PA(pt)->resident / r->dev->compute_units);
+}
+CELL(cell_items)
+{
+	(void)r;
+	snprintf(b, n, PA(pt)->measured ? "%llu" : "-", (unsigned long long)(PA(pt)->resident * PA(pt)->wg));
+}
+CELL(cell_model)
+{
+	snprintf(b, n, r->model.known ? "%llu" : "-", pt->model.resident_wg);
+}
+CELL(cell_diff)
+{
+	snprintf(b, n, PA(pt)->measured && r->model.known ? "%+lld" : "-",
+		 (long long)PA(pt)->resident - (long long)pt->model.resident_wg);
+}
+CELL(cell_cu_limiter) { (void)r; snprintf(b, n, "%s", pt->model.cu_limiter ? pt->model.cu_limiter : "-"); }
+
+static const struct bench_col probe_cols[] = {
+	{ "WG", cell_wg }, { "SIMD", cell_simd }, { "SLM B", cell_slm }, { "Barrier", cell_barrier },
+	{ "Groups", cell_groups }, { "Spin", cell_spin }, { "Whole", cell_whole },
+	{ "Occupied", cell_occupied }, { "Per CU", cell_per_cu }, { "Items", cell_items },
+	{ "Model", cell_model }, { "Diff", cell_diff }, { "Limiter", cell_cu_limiter },
+	{ "Status", bench_cell_status }, { 0 } };
+
+/* ---- after the points: --check ---- */
+
+/* True when a measured point disagrees with a known model. */
+static bool disagrees(const struct bench_run *r, const struct bench_point *pt)
+{
+	return PA(pt)->measured && r->model.known && PA(pt)->resident != pt->model.resident_wg;
+}
+
+/* With --check, exit 1 naming each point that disagrees with the model. */
+static int probe_report(struct bench_run *r)
+{
+	const struct occ_opts *o = r->opts;
+	size_t bad = 0;
+
+	if (!r->co->quiet && !r->model.known)
+		printf("model: %s\n", r->model.note);
+	if (!o->check)
+		return EXIT_OK;
+	if (!r->model.known)
+		fprintf(stderr, "bench %s: --check: no model for '%s': %s\n", cli_cmd, r->dev->name,
+			r->model.note);
+	for (size_t i = 0; i < r->n_points; i++)
+		bad += disagrees(r, &r->points[i]);
+	if (bad)
+		fprintf(stderr, "bench %s: --check: %zu point(s) disagree with the model:\n", cli_cmd, bad);
+	for (size_t i = 0; i < r->n_points; i++) {
+		const struct bench_point *pt = &r->points[i];
+		if (disagrees(r, pt))
+			fprintf(stderr, "  wg %u, slm %llu B, barrier %s: measured %llu, model %llu (%s)\n",
+				PA(pt)->wg, (unsigned long long)PA(pt)->local_mem,
+				PA(pt)->barrier ? "yes" : "no", (unsigned long long)PA(pt)->resident,
+				pt->model.resident_wg, pt->model.cu_limiter ? pt->model.cu_limiter : "-");
+	}
+	return bad || !r->model.known ? EXIT_FAIL : EXIT_OK;
+}
+
+/* ---- the row ---- */
+
+static size_t occ_plan(struct bench_run *r)
+{
+	struct occ_opts *o = r->opts;
+	struct occ_state *s = bench_zalloc(sizeof(*s));
+
+	r->state = s;
+	occ_plan_common(r, o, s);
+	return probe_plan(r, o, s);
+}
+
+static void occ_title(const struct bench_run *r, FILE *f)
+{
+	fprintf(f, "resident work-groups on %s (%s), %u compute units; * marks the count held to the "
+		"model\n", r->dev->name, r->dev->platform_name, r->dev->compute_units);
+}
+
+/* What plan builds at --sg b->sg (0: auto), --slm 0: the probe without and with barriers. */
+static void occ_builds(struct bench_builds *b)
+{
+	occ_builds_add(b, true, true);
+}
+
+/* ---- bench validate ---- */
+
+/* The residency probe at wg and slm bytes of local memory, with a barrier or none. */
+static void probe_check(struct bench_check_plan *p, const struct occ_live *m, unsigned wg,
+			uint64_t slm, bool bar, const char *what)
+{
+	struct bench_check c = { .retries = 2 };
+
+	snprintf(c.args, sizeof(c.args), "--wg %u --slm %llu --barrier %s --reps 5%s", wg,
+		 (unsigned long long)slm, bar ? "on" : "off", m->known ? " --check" : "");
+	snprintf(c.id, sizeof(c.id), "occupancy/wg=%u/slm=%llu%s", wg, (unsigned long long)slm,
+		 bar ? "/barrier" : "");
+	snprintf(c.desc, sizeof(c.desc), "%s", what);
+	bench_check_add(p, &c);
+}
+
+static void occupancy_checks(struct bench_check_plan *p)
+{
+	const struct dev_info *d = p->dev;
+	struct occ_live m;
+	unsigned big = d->max_wg < 256 ? (unsigned)d->max_wg : 256;
+	unsigned small = d->max_wg < 32 ? (unsigned)d->max_wg : 32;
+	uint64_t slm[] = { 1024, d->local_mem / 2, d->local_mem };
+	char what[1024];
+
+	occ_live_init(&m, d);
+	for (int bar = 1; bar >= 0; bar--)
+		for (unsigned w = small;; w = big) {
+			snprintf(what, sizeof(what), "residency probe, work-group %u%s: the probe's counts "
+				 "checked; %s", w, bar ? " with a barrier" : "",
+				 m.known ? "resident work-groups equal to the model's" : m.note);
+			probe_check(p, &m, w, 0, bar, what);
+			if (w == big)
+				break;
+		}
+	/* local memory up to the device limit (the probe's own words come out of the last) */
+	for (size_t i = 0; i < sizeof(slm) / sizeof(slm[0]); i++) {
+		uint64_t b = i == 2 ? slm[i] - 1024 : slm[i];
+		snprintf(what, sizeof(what), "local memory %llu of CL_DEVICE_LOCAL_MEM_SIZE %llu bytes "
+			 "per work-group: the probe runs and its counts are exact; %s",
+			 (unsigned long long)b, (unsigned long long)d->local_mem,
+			 m.known ? "residency equal to the model's (local-memory limited)" : m.note);
+		probe_check(p, &m, small, b, true, what);
+	}
+}
+
+static const struct bench_param probe_params[] = {
+	{ .name = "wg_size" }, { .name = "sg_size_requested" }, { .name = "sg_size_kernel" },
+	{ .name = "simd" }, { .name = "slm_requested" }, { .name = "local_mem_kernel" },
+	{ .name = "barrier" }, { .name = "groups" }, { .name = "spin" }, { .name = "nv_registers" },
+	BENCH_PARAMS_SG_LAYER(true), { 0 } };
+
+const struct bench_row occupancy_row = {
+	.cmd = {
+		.name = "occupancy",
+		.summary = "measured resident work-groups against the model (--check)",
+		.synopsis = "usage: bench occupancy [options]\n"
+			    "  Launches several times more work-groups than the device can hold; each records\n"
+			    "  its arrival and departure, and the peak count is the number resident at once.\n",
+		.flags = BENCH_DEVICE | BENCH_SG | BENCH_SG_NATIVE,
+		.opts = occ_cli,
+		.opts_size = sizeof(struct occ_opts),
+		.check = occ_check,
+	},
+	.params_size = sizeof(struct occ_point),
+	.plan = occ_plan,
+	.label = probe_label,
+	.point = probe_point,
+	.params_json = probe_params_json,
+	.params = probe_params,
+	.cols = probe_cols,
+	.title = occ_title,
+	.report = probe_report,
+	.teardown = occ_teardown,
+	.builds = occ_builds,
+	.checks = occupancy_checks,
+};

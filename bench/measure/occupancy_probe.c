@@ -1,0 +1,342 @@
+/*
+ * What bench occupancy and bench occupancy-waves share: their options and plan, and
+ * building, launching and validating the probe (kernels/occupancy.cl).
+ */
+#include "occupancy.h"
+
+#include "check.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+void probe_options(const struct dev_info *d, const struct sgb_choice *c, const struct probe_cfg *cfg,
+		   char *buf, size_t len)
+{
+	int off = snprintf(buf, len, "-DBARRIER=%d -DSLM_WORDS=%llu", cfg->barrier,
+			   (unsigned long long)((cfg->slm + 3) / 4));
+
+	if (off > 0 && (size_t)off + 1 < len) {
+		buf[off] = ' ';   /* no backend (none): no options, no space */
+		if (!sgb_build_options(d, c, 0, buf + off + 1, len - (size_t)off - 1))
+			buf[off] = '\0';
+	}
+}
+
+void probe_build(struct bench_run *r, const struct probe_cfg *cfg, struct probe_kernel *pk)
+{
+	const struct occ_state *s = r->state;
+	char err[1024];
+
+	memset(pk, 0, sizeof(*pk));
+	pk->cfg = *cfg;
+	pk->sgc = s->sgc;
+	/* --sg auto (0): the driver's choice, or the layer's own width */
+	if (!sgb_set_width(r->dev, &pk->sgc, cfg->sg != 0, cfg->sg, 0, err, sizeof(err)))
+		cli_usage_error("%s", err);
+	probe_options(r->dev, &pk->sgc, cfg, pk->opts, sizeof(pk->opts));
+	/* a build takes a second or more on CPU drivers; during plan, so no point's index */
+	bench_progress_step(r, SIZE_MAX, "building occupancy.cl %s", pk->opts);
+	pk->k = bench_build(r, "occupancy.cl", "occ_probe", pk->opts, &pk->prog, &pk->log);
+	prog_kernel_res(&r->pc, pk->k, 0, pk->log, &pk->res);
+}
+
+void probe_kernel_free(struct probe_kernel *pk)
+{
+	if (pk->k)
+		clReleaseKernel(pk->k);
+	if (pk->prog)
+		clReleaseProgram(pk->prog);
+	free(pk->log);
+	memset(pk, 0, sizeof(*pk));
+}
+
+unsigned probe_simd(const struct bench_run *r, const struct probe_kernel *pk)
+{
+	return pk->sgc.required ? pk->sgc.width : r->dev->nv_warp_size;
+}
+
+uint64_t probe_model_resident(const struct bench_run *r, const struct probe_kernel *pk, unsigned wg,
+			      unsigned simd)
+{
+	struct occ_kernel k;
+	struct occ_result res;
+
+	if (!r->model.known)
+		return 0;
+	occ_kernel_from_res(&k, &pk->res, wg, simd, pk->cfg.barrier);
+	occ_predict(&r->model.dev, &k, 1, &res);
+	return res.launchable ? res.resident_wg : 0;
+}
+
+void probe_bufs_init(struct bench_run *r, struct probe_bufs *b)
+{
+	memset(b, 0, sizeof(*b));
+	b->c = bench_buffer(r, CL_MEM_READ_WRITE, 32);
+	b->info = bench_buffer(r, CL_MEM_READ_WRITE, 16);
+}
+
+void probe_bufs_free(struct probe_bufs *b)
+{
+	cl_mem m[] = { b->c, b->state, b->out, b->info };
+
+	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++)
+		if (m[i])
+			clReleaseMemObject(m[i]);
+	free(b->hstate);
+	free(b->hout);
+	memset(b, 0, sizeof(*b));
+}
+
+/* Grows a device buffer of `words` 32-bit words and its host copy. */
+static bool grow(struct bench_run *r, cl_mem *m, void **host, size_t *cap, size_t words, char *err,
+		 size_t len)
+{
+	if (words <= *cap)
+		return true;
+	if (*m)
+		clReleaseMemObject(*m);
+	free(*host);
+	*cap = 0;
+	*host = bench_alloc(words * 4);
+	if (!(*m = prog_buffer(&r->pc, CL_MEM_READ_WRITE, words * 4, err, len)))
+		return false;
+	*cap = words;
+	return true;
+}
+
+/* The kernel's chain for each of the 1024 seeds (kernels/occupancy.cl). */
+static void chains(struct probe_bufs *b, unsigned spin)
+{
+	if (b->chain_spin == spin)
+		return;
+	for (uint32_t i = 0; i < 1024; i++) {
+		uint32_t v = i * 2654435761u + 1u;
+		for (uint32_t j = 0; j < spin; j++) {
+			v ^= v << 13;
+			v ^= v >> 17;
+			v ^= v << 5;
+			v += j;
+		}
+		b->chain[i] = v;
+	}
+	b->chain_spin = spin;
+}
+
+/* Counters and states zeroed, outputs poisoned, arguments set. */
+static bool prepare(cl_command_queue q, const struct probe_bufs *b, cl_kernel k, size_t groups,
+		    size_t items, cl_uint spin, char *err, size_t len)
+{
+	cl_int zero = 0;
+
+	return CL_CHECK(clEnqueueFillBuffer(q, b->c, &zero, 4, 0, 32, 0, NULL, NULL), err, len) &&
+	       CL_CHECK(clEnqueueFillBuffer(q, b->state, &zero, 4, 0, groups * 4, 0, NULL, NULL), err, len) &&
+	       CL_CHECK(check_poison(q, b->out, items * 4), err, len) &&
+	       CL_CHECK(check_poison(q, b->info, 16), err, len) &&
+	       PROG_SET_ARGS(k, err, len, PROG_ARG(b->c), PROG_ARG(b->state), PROG_ARG(b->out),
+			     PROG_ARG(spin), PROG_ARG(b->info)) &&
+	       CL_CHECK(clFinish(q), err, len);
+}
+
+static bool read_back(cl_command_queue q, struct probe_bufs *b, size_t groups, size_t items,
+		      int32_t *c, uint32_t *info, char *err, size_t len)
+{
+	return CL_CHECK(clEnqueueReadBuffer(q, b->c, CL_TRUE, 0, 32, c, 0, NULL, NULL), err, len) &&
+	       CL_CHECK(clEnqueueReadBuffer(q, b->info, CL_TRUE, 0, 16, info, 0, NULL, NULL), err, len) &&
+	       CL_CHECK(clEnqueueReadBuffer(q, b->state, CL_TRUE, 0, groups * 4, b->hstate, 0, NULL,
+					    NULL), err, len) &&
+	       CL_CHECK(clEnqueueReadBuffer(q, b->out, CL_TRUE, 0, items * 4, b->hout, 0, NULL, NULL),
+			err, len);
+}
+
+/* The counters against what one correct launch of `groups` groups leaves. */
+static bool counters_ok(const int32_t *c, bool barrier, size_t groups, char *err, size_t len)
+{
+	/* every group is occupied once, and whole once where a barrier holds its
+	 * work-items together; without one, a group whose first work-items finish
+	 * before its last start is never whole */
+	int32_t n = (int32_t)groups;
+	bool whole_ok = barrier ? c[2] == n : c[2] >= 0 && c[2] <= n;
+
+	if (c[0] == 0 && c[4] == 0 && c[3] == 0 && whole_ok && c[6] == n && c[5] >= 1 && c[5] <= n &&
+	    c[1] <= c[2] && (c[2] > 0) == (c[1] > 0))
+		return true;
+	snprintf(err, len, "probe counters wrong: whole %d at end, %d arrivals, peak %d; occupied "
+		 "%d at end, %d arrivals, peak %d; anomaly %d (want 0 at end, %s%zu whole and %zu "
+		 "occupied arrivals, peaks within them, no anomaly)", c[0], c[2], c[1], c[4], c[6],
+		 c[5], c[3], barrier ? "" : "0..", groups, groups);
+	return false;
+}
+
+/* Every work-item's output, and every counter, against what one correct launch leaves. */
+static bool validate(struct probe_bufs *b, const struct probe_cfg *cfg, unsigned wg, size_t groups,
+		     unsigned spin, const int32_t *c, char *err, size_t len)
+{
+	size_t words = (size_t)((cfg->slm + 3) / 4);
+
+	if (!counters_ok(c, cfg->barrier, groups, err, len))
+		return false;
+	for (size_t g = 0; g < groups; g++)
+		if (b->hstate[g] != (int32_t)(wg | (wg << 16))) {
+			snprintf(err, len, "group %zu: %d work-items started, %d finished, of %u", g,
+				 b->hstate[g] & 0xffff, b->hstate[g] >> 16, wg);
+			return false;
+		}
+	chains(b, spin);
+	for (size_t i = 0; i < groups * wg; i++) {
+		size_t lid = i % wg;
+		uint32_t want = (b->chain[i % 1024] ^ (uint32_t)i) +
+				(lid < words ? ((uint32_t)lid ^ spin) : 0u);
+		if (b->hout[i] != want) {
+			snprintf(err, len, "work-item %zu wrote 0x%08x, expected 0x%08x%s", i, b->hout[i],
+				 want, b->hout[i] == CHECK_POISON ? " (poison: never written)" : "");
+			return false;
+		}
+	}
+	return true;
+}
+
+bool probe_launch(struct bench_run *r, const struct probe_kernel *pk, struct probe_bufs *b,
+		  unsigned wg, uint64_t groups, unsigned spin, struct probe_result *res, char *err,
+		  size_t len)
+{
+	size_t items = (size_t)(groups * wg);
+	struct time_launch l = { pk->k, items, wg };
+	int32_t c[8];
+	uint32_t info[4];
+
+	if (!grow(r, &b->state, (void **)&b->hstate, &b->groups_cap, (size_t)groups, err, len) ||
+	    !grow(r, &b->out, (void **)&b->hout, &b->items_cap, items, err, len) ||
+	    !prepare(r->pc.q, b, pk->k, (size_t)groups, items, spin, err, len) ||
+	    !time_run(r->pc.q, time_enqueue_launch, &l, 0, 1, &res->ns, &res->wall_ns, err, len) ||
+	    !read_back(r->pc.q, b, (size_t)groups, items, c, info, err, len))
+		return false;
+	if (info[0] != wg || info[1] != groups) {
+		snprintf(err, len, "the kernel saw local size %u and %u groups, launched with %u and %llu",
+			 info[0], info[1], wg, (unsigned long long)groups);
+		return false;
+	}
+	res->whole = c[1];
+	res->occupied = c[5];
+	res->peak = r->dev->type & CL_DEVICE_TYPE_CPU ? res->occupied : res->whole;
+	res->sg_kernel = info[2];
+	return validate(b, &pk->cfg, wg, (size_t)groups, spin, c, err, len);
+}
+
+/* ---- what both rows share: options, plan, builds, teardown ---- */
+
+void occ_parse_sg(void *base, const char *arg)
+{
+	struct occ_opts *o = base;
+
+	range_free(&o->sg);
+	if (strcmp(arg, "auto") != 0)
+		cli_range("sg", arg, 1, 128, &o->sg);
+}
+
+void occ_parse_barrier(void *base, const char *arg)
+{
+	struct occ_opts *o = base;
+
+	o->barrier_on = strcmp(arg, "on") == 0 || strcmp(arg, "both") == 0;
+	o->barrier_off = strcmp(arg, "off") == 0 || strcmp(arg, "both") == 0;
+	if (!o->barrier_on && !o->barrier_off)
+		cli_usage_error("--barrier '%s': allowed on, off or both", arg);
+}
+
+/* Default and bounds of --wg and --slm against the device (exit 2). */
+static void plan_check(const struct dev_info *d, struct occ_opts *o)
+{
+	size_t max = d->max_wg < OCC_WG_MAX ? d->max_wg : OCC_WG_MAX;
+	char buf[128];
+
+	if (!o->wg.n) {
+		snprintf(buf, sizeof(buf), "%zu..%zu:%d", max < OCC_WG_STEP ? max : OCC_WG_STEP, max,
+			 OCC_WG_STEP);
+		cli_range("wg", buf, 1, 65535, &o->wg);
+	}
+	for (size_t i = 0; i < o->wg.n; i++)
+		if (o->wg.v[i] > d->max_wg)
+			cli_usage_error("--wg %llu exceeds CL_DEVICE_MAX_WORK_GROUP_SIZE of '%s': allowed "
+					"1..%zu", (unsigned long long)o->wg.v[i], d->name, d->max_wg);
+	for (size_t i = 0; i < o->slm.n; i++)
+		if (o->slm.v[i] > d->local_mem)
+			cli_usage_error("--slm %llu exceeds CL_DEVICE_LOCAL_MEM_SIZE of '%s': allowed 0..%llu",
+					(unsigned long long)o->slm.v[i], d->name,
+					(unsigned long long)d->local_mem);
+}
+
+/*
+ * The sub-group backend: --sg-backend, every --sg checked against its widths; without
+ * it, the driver's own sub-groups or none, --sg a size to require.
+ */
+static void plan_sg(const struct bench_run *r, const struct occ_opts *o, struct occ_state *s)
+{
+	const struct dev_info *d = r->dev;
+	const char *name = r->co->sg_backend;
+	char err[1024], buf[128];
+
+	if (!sgb_select(d, name, name ? 0 : SGB_NATIVE_OR_NONE, &s->sgc, err, sizeof(err)) ||
+	    !sgb_set_grf(d, &s->sgc, r->co->grf, err, sizeof(err)))
+		cli_usage_error("%s", err);
+	for (size_t i = 0; i < o->sg.n; i++) {
+		struct sgb_choice c = s->sgc;
+		if (!name && !dev_can_require_sg(d, (unsigned)o->sg.v[i]))
+			cli_usage_error("--sg %llu cannot be required on '%s': supported sizes are %s",
+					(unsigned long long)o->sg.v[i], d->name,
+					d->has_intel_reqd_sg ? dev_sg_sizes_str(d, buf, sizeof(buf))
+							     : "none (no cl_intel_required_subgroup_size)");
+		if (!sgb_set_width(d, &c, true, (unsigned)o->sg.v[i], 0, err, sizeof(err)))
+			cli_usage_error("%s", err);
+	}
+}
+
+void occ_plan_common(struct bench_run *r, struct occ_opts *o, struct occ_state *s)
+{
+	plan_check(r->dev, o);
+	plan_sg(r, o, s);
+	probe_bufs_init(r, &s->bufs);
+}
+
+void occ_builds_add(struct bench_builds *b, bool without, bool with)
+{
+	char sizes[128], err[1024];
+	struct sgb_choice c;
+
+	/* as plan_sg without --sg-backend: the driver's own sub-groups or none, b->sg required */
+	prog_sg_choice(b->dev, b->sg, &c);
+	if (!sgb_set_grf(b->dev, &c, b->grf_large, err, sizeof(err)))
+		cli_usage_error("%s", err);
+	for (int bar = 0; bar < 2; bar++) {
+		if (!(bar ? with : without))
+			continue;
+		struct probe_cfg cfg = { b->sg, 0, bar == 1 };
+		struct bench_build *bb = bench_builds_add(b, "occupancy.cl");
+		bench_build_kernel(bb, "occ_probe", bar ? "barrier" : "no-barrier", 0,
+				   "--wg (every size " CLI_XSTR(OCC_WG_STEP) "..MAX:" CLI_XSTR(OCC_WG_STEP) ")");
+		probe_options(b->dev, &c, &cfg, bb->options, sizeof(bb->options));
+		bb->build = sgb_build_json(b->dev, &c);
+		if (b->sg && !dev_can_require_sg(b->dev, b->sg))   /* plan_check's words */
+			bench_build_skip(bb, "--sg %u cannot be required on '%s': supported sizes are %s",
+					 b->sg, b->dev->name, b->dev->has_intel_reqd_sg
+					 ? dev_sg_sizes_str(b->dev, sizes, sizeof(sizes))
+					 : "none (no cl_intel_required_subgroup_size)");
+	}
+}
+
+void occ_teardown(struct bench_run *r)
+{
+	struct occ_opts *o = r->opts;
+	struct occ_state *s = r->state;
+
+	for (size_t i = 0; i < s->n_kern; i++)
+		probe_kernel_free(&s->kern[i]);
+	free(s->kern);
+	probe_bufs_free(&s->bufs);
+	free(s->steps);
+	free(s);
+	range_free(&o->wg);
+	range_free(&o->sg);
+	range_free(&o->slm);
+	range_free(&o->groups);
+}

@@ -1,0 +1,156 @@
+/*
+ * bench compare: what its files share. compare.c is the row (options, matching,
+ * verdicts), compare_doc.c reads and checks results documents (bench export reads
+ * them with it too), compare_out.c writes the table, the compare document, JUnit and
+ * Markdown.
+ */
+#ifndef BENCH_COMPARE_H
+#define BENCH_COMPARE_H
+
+#include "cli.h"
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* In the order the Markdown summary lists them: regressions first. */
+enum cmp_verdict {
+	CMP_REGRESSED, CMP_FAILED, CMP_CHANGED, CMP_IMPROVED, CMP_INCONCLUSIVE, CMP_NEW,
+	CMP_MISSING, CMP_UNCHANGED, CMP_N_VERDICTS
+};
+
+/* Repetitions each side needs for the U test; fewer gives inconclusive. */
+#define CMP_MIN_REPS 9
+/* The most clock probe times a side (before, after) of a point may hold. */
+#define CMP_PROBE_MAX 16
+/* The clock gate's least tolerance, %: the probe's own repeatability at a fixed clock. */
+#define CMP_PROBE_MIN_PCT 1
+
+/* params members left out of matching, and why (compare_doc.c). */
+struct cmp_ignored {
+	const char *key;
+	const char *why;
+};
+extern const struct cmp_ignored cmp_ignored_params[];
+
+/* Which way a compared outcome gets worse (a worse one is `regressed`, another change `changed`). */
+enum cmp_worse { CMP_WORSE_NEVER, CMP_WORSE_UP, CMP_WORSE_ANY };
+
+/*
+ * The outcomes compared between matched points (compare_doc.c), by dotted path in a point:
+ * a difference is `changed`, or `regressed` where it is worse. Extend it with a row.
+ */
+struct cmp_outcome {
+	const char *path;
+	enum cmp_worse worse;
+	const char *why;
+};
+extern const struct cmp_outcome cmp_outcomes[];
+
+/* One point of a results document, checked. */
+struct cmp_point {
+	size_t index;              /* in points[] */
+	json_t *pt;                /* the point (borrowed from the document) */
+	const char *bench;         /* its benchmark */
+	json_t *params;
+	const char *status, *reason;
+	bool validated;
+	double *samples;           /* time_ns.samples; NULL: the point has no timings */
+	size_t n;
+	double median;             /* time_ns.median, ns */
+	/* clock_probe_ns: its times before and after, each side's least and most (0: none) */
+	double probe_lo[2], probe_hi[2], probe_med;
+	char *key;                 /* benchmark (its device where the comparison has several)
+				    * and params less the ignored members */
+	const char *device;        /* the device it names, in a document of several (else NULL) */
+	int concurrent;            /* --concurrent: 1 measured at once, 0 alone, -1 not said */
+	bool matched;
+};
+
+/* A results document, checked. */
+struct cmp_doc {
+	const char *path;
+	json_t *root;
+	const char *device, *platform, *driver, *hostname, *timestamp;
+	const char *name;          /* its `suite` member, or else its `benchmark` (baseline names) */
+	json_t *noise;             /* its `noise` map, benchmark: percent (a suite's; NULL: none) */
+	struct cmp_point *pts;
+	size_t n;
+	bool several;              /* its points name their devices (a run on several) */
+	bool cpu;                  /* its device.type is CPU (the clock gate stays off) */
+	char label[512];           /* its device's name as such a document writes it */
+};
+
+/*
+ * Reads and checks a results document: exits 2 with a message naming the file and
+ * the field for an unreadable, truncated or malformed document, a missing member,
+ * a NaN, a time that is not positive.
+ */
+void cmp_doc_load(struct cmp_doc *d, const char *path);
+void cmp_doc_free(struct cmp_doc *d);
+/*
+ * The match keys of d's points: with devices (a point's own, or else the document's), where
+ * either document of a comparison holds several; without, as for two of one device each.
+ */
+void cmp_doc_keys(struct cmp_doc *d, bool with_device);
+/* s in lower-case letters and digits, every other run of characters one '-'. */
+void cmp_slug(const char *s, char *out, size_t len);
+/* "nvidia-h100-80gb-hbm3--gpu.json": the baseline file name for a document. */
+void cmp_baseline_name(const struct cmp_doc *d, char *buf, size_t len);
+
+#define CMP_MAX_NOISE_FOR 64
+
+struct cmp_noise_for {
+	const char *bench;         /* argv's string, up to the '=' */
+	size_t len;
+	double pct;
+};
+
+struct compare_opts {
+	struct cli_operands operands;
+	double alpha;              /* --alpha */
+	double noise_pct;          /* --noise, percent */
+	struct cmp_noise_for noise_for[CMP_MAX_NOISE_FOR];
+	size_t n_noise_for;
+	bool allow_different_device;
+	const char *baseline_dir;
+	const char *json_path, *junit_path, *markdown_path;
+	bool quiet;
+};
+
+/* One row of the comparison: a matched pair, or a point on one side only. */
+struct cmp_row {
+	const struct cmp_point *base, *new_;
+	enum cmp_verdict verdict;
+	char params[512];          /* the parameters that tell the benchmark's points apart */
+	double noise_pct;
+	bool have_ratio, have_test;
+	double ratio, lo, hi;      /* median(new) / median(base) and its bootstrap interval */
+	double u, p;
+	const char *p_method;
+	bool significant, outside_noise;
+	double probe_ratio;        /* the clock probe's NEW / BASE (0: not both probed) */
+	json_t *changed;           /* [{field, base, new}], owned */
+	char notes[1024];
+};
+
+struct cmp_result {
+	const struct compare_opts *o;
+	struct cmp_doc base, new_;
+	/* the suite's noise bands: NEW's map where it has one, else BASE's (NULL: none) */
+	const struct cmp_doc *noise_from;
+	struct cmp_row *rows;
+	size_t n;
+	unsigned counts[CMP_N_VERDICTS];
+	int exit_code;
+};
+
+/* "regressed", ... (compare_doc.c). */
+const char *cmp_verdict_name(enum cmp_verdict v);
+
+/* The views (compare_out.c). */
+void cmp_print(const struct cmp_result *c, FILE *f);
+json_t *cmp_json(const struct cmp_result *c);
+char *cmp_junit(const struct cmp_result *c);
+char *cmp_markdown(const struct cmp_result *c);
+
+#endif

@@ -1,0 +1,450 @@
+/*
+ * bench compare: reading a results document and checking every member the
+ * comparison uses, so that a bad document is an exit 2 naming the file and the
+ * field, never a crash or a silent "0 regressed".
+ */
+#include "compare.h"
+#include "stats.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+const struct cmp_ignored cmp_ignored_params[] = {
+	{ "seed", "the random inputs' seed, new in every run" },
+	{ "spin", "occupancy's chain length, calibrated in every run; times are compared only where "
+		  "it is equal" },
+	{ "sg_size_compiled", "what the compiler chose, not what was asked: compared, a difference "
+			      "is `changed`" },
+	{ "sg_size_kernel", "the sub-group size the kernel saw: compared, a difference is `changed`" },
+	{ NULL, NULL } };
+
+const struct cmp_outcome cmp_outcomes[] = {
+	{ "measured.resident_wg", CMP_WORSE_NEVER, "occupancy's residency" },
+	{ "params.sg_size_compiled", CMP_WORSE_NEVER, "the sub-group size the compiler chose" },
+	{ "params.sg_size_kernel", CMP_WORSE_NEVER, "the sub-group size the kernel saw" },
+	/* what the compiler made of a kernel: bench compile's points, and runs' `compiled` */
+	{ "compiled.simd", CMP_WORSE_ANY, "the compiled SIMD width (bench compile)" },
+	{ "compiled.grf_count", CMP_WORSE_NEVER, "registers a thread (bench compile)" },
+	{ "compiled.spill_mem_bytes", CMP_WORSE_UP, "spill: a new or larger one" },
+	{ "compiled.private_mem_bytes", CMP_WORSE_UP, "private memory a thread" },
+	{ "compiled.local_mem_bytes", CMP_WORSE_NEVER, "local memory a work-group" },
+	{ "compiled.barrier_count", CMP_WORSE_NEVER, "barriers (bench compile)" },
+	{ NULL, CMP_WORSE_NEVER, NULL } };
+
+/* JSON has no NaN; Python's json module writes one as a bare token, which is replaced by this. */
+#define NAN_MARK "\x01NaN"
+
+noreturn static void bad(const char *path, const char *field, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void bad(const char *path, const char *field, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (!*path)   /* an empty operand: say so, not ": cannot read" */
+		path = "'' (an empty file name)";
+	if (field)
+		cli_die(EXIT_USAGE, "%s: %s: %s", path, field, msg);
+	cli_die(EXIT_USAGE, "%s: %s", path, msg);
+}
+
+/* The whole file, NUL-terminated; exits 2 when it cannot be read. */
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t cap = 0, n = 0;
+
+	if (!f)
+		bad(path, NULL, "cannot read: %s", strerror(errno));
+	for (;;) {
+		if (n + 1 >= cap) {
+			cap = cap ? cap * 2 : 1 << 16;
+			if (!(buf = realloc(buf, cap)))
+				cli_die(EXIT_FAIL, "out of host memory reading %s", path);
+		}
+		size_t got = fread(buf + n, 1, cap - n - 1, f);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(f))
+		bad(path, NULL, "cannot read: %s", strerror(errno));
+	fclose(f);
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+/*
+ * Bare NaN, Infinity and -Infinity tokens (outside strings) quoted as NAN_MARK
+ * strings; NULL when there are none. The result is only used to name the field.
+ */
+static char *mark_nans(const char *s, size_t len)
+{
+	static const char *const toks[] = { "-Infinity", "Infinity", "NaN" };
+	char *out = malloc(len * 2 + 16);
+	size_t o = 0;
+	bool in_str = false, any = false;
+
+	if (!out)
+		return NULL;
+	for (size_t i = 0; i < len; i++) {
+		if (in_str) {
+			if (s[i] == '\\' && i + 1 < len)
+				out[o++] = s[i++];
+			else if (s[i] == '"')
+				in_str = false;
+			out[o++] = s[i];
+			continue;
+		}
+		size_t t = 0;
+		while (t < 3 && strncmp(s + i, toks[t], strlen(toks[t])) != 0)
+			t++;
+		if (t < 3) {
+			o += (size_t)sprintf(out + o, "\"\\u0001NaN\"");
+			i += strlen(toks[t]) - 1;
+			any = true;
+			continue;
+		}
+		in_str = s[i] == '"';
+		out[o++] = s[i];
+	}
+	out[o] = '\0';
+	if (!any) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
+/* The path of the first NaN mark under v, into path (false: none). */
+static bool find_nan(const json_t *v, char *path, size_t len)
+{
+	size_t at = strlen(path);
+
+	if (json_is_string(v))
+		return strcmp(json_string_value(v), NAN_MARK) == 0;
+	if (json_is_array(v)) {
+		for (size_t i = 0; i < json_array_size(v); i++) {
+			snprintf(path + at, len - at, "[%zu]", i);
+			if (find_nan(json_array_get(v, i), path, len))
+				return true;
+		}
+	} else if (json_is_object(v)) {
+		const char *k;
+		const json_t *m;
+		json_object_foreach((json_t *)v, k, m) {
+			snprintf(path + at, len - at, "%s%s", at ? "." : "", k);
+			if (find_nan(m, path, len))
+				return true;
+		}
+	}
+	path[at] = '\0';
+	return false;
+}
+
+/* Parses the text; a parse error exits 2 with the line and column, a NaN with its field. */
+static json_t *parse(const char *path)
+{
+	size_t len;
+	char *text = slurp(path, &len), *marked;
+	json_error_t err;
+	json_t *root;
+
+	if (len == 0)
+		bad(path, NULL, "empty: not a results document");
+	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err);
+	if (!root) {
+		char field[512] = "";
+		json_t *again = (marked = mark_nans(text, len)) ? json_loads(marked, 0, NULL) : NULL;
+		if (again && find_nan(again, field, sizeof(field)))
+			bad(path, field[0] ? field : "(top level)",
+			    "NaN or Infinity, which JSON does not allow: a number is required");
+		bool truncated = (size_t)err.position >= len || strstr(err.text, "end of") != NULL;
+		bad(path, NULL, "%s at line %d, column %d: %s", truncated ? "truncated JSON" : "not JSON",
+		    err.line, err.column, err.text);
+	}
+	free(text);
+	return root;
+}
+
+/* The member key of obj (field names it for messages), of the type wanted. */
+static json_t *member(const char *path, const char *field, json_t *obj, const char *key,
+		      json_type type, bool required)
+{
+	static const char *const names[] = { "an object", "an array", "a string", "an integer",
+					      "a real number", "true", "false", "null" };
+	json_t *v = json_object_get(obj, key);
+
+	if (!v) {
+		if (required)
+			bad(path, field, "missing");
+		return NULL;
+	}
+	if (type == JSON_REAL ? !json_is_number(v) : type == JSON_TRUE ? !json_is_boolean(v)
+									: json_typeof(v) != type) {
+		if (json_is_null(v) && !required)
+			return NULL;
+		bad(path, field, "is %s, expected %s", names[json_typeof(v)],
+		    type == JSON_TRUE ? "true or false" : type == JSON_REAL ? "a number" : names[type]);
+	}
+	return v;
+}
+
+static const char *string_member(const char *path, const char *field, json_t *obj, const char *key,
+				 bool required)
+{
+	json_t *v = member(path, field, obj, key, JSON_STRING, required);
+
+	return v ? json_string_value(v) : NULL;
+}
+
+/* time_ns: samples (finite, not negative), n equal to their count, median positive and theirs. */
+static void check_times(struct cmp_doc *d, struct cmp_point *p, json_t *t, const char *at)
+{
+	char f[256];
+	json_t *s;
+	struct stats st;
+
+	snprintf(f, sizeof(f), "%s.time_ns.samples", at);
+	s = member(d->path, f, t, "samples", JSON_ARRAY, true);
+	p->n = json_array_size(s);
+	if (p->n == 0)
+		bad(d->path, f, "empty: a point with timings has at least one sample");
+	if (!(p->samples = malloc(p->n * sizeof(double))))
+		cli_die(EXIT_FAIL, "out of host memory");
+	for (size_t i = 0; i < p->n; i++) {
+		json_t *v = json_array_get(s, i);
+		snprintf(f, sizeof(f), "%s.time_ns.samples[%zu]", at, i);
+		if (!json_is_number(v))
+			bad(d->path, f, "is not a number");
+		p->samples[i] = json_number_value(v);
+		if (!isfinite(p->samples[i]) || p->samples[i] < 0)
+			bad(d->path, f, "%g: a time is a finite number of ns, not negative", p->samples[i]);
+	}
+	snprintf(f, sizeof(f), "%s.time_ns.n", at);
+	json_t *n = member(d->path, f, t, "n", JSON_INTEGER, true);
+	if (json_integer_value(n) != (json_int_t)p->n)
+		bad(d->path, f, "%lld, but time_ns.samples holds %zu (a truncated or edited document?)",
+		    (long long)json_integer_value(n), p->n);
+	snprintf(f, sizeof(f), "%s.time_ns.median", at);
+	p->median = json_number_value(member(d->path, f, t, "median", JSON_REAL, true));
+	if (!(p->median > 0))
+		bad(d->path, f, "%g: a median time must be positive (a ratio to it means nothing)",
+		    p->median);
+	stats_compute(p->samples, p->n, &st);
+	if (fabs(st.median - p->median) > 1e-9 * p->median)
+		bad(d->path, f, "%.17g, but the median of time_ns.samples is %.17g", p->median, st.median);
+}
+
+/*
+ * clock_probe_ns: before and after, each 1..CMP_PROBE_MAX positive times; the least and most
+ * of each, the median of all.
+ */
+static void check_probe(struct cmp_doc *d, struct cmp_point *p, json_t *v, const char *at)
+{
+	static const char *const when[] = { "before", "after" };
+	double all[2 * CMP_PROBE_MAX];
+	size_t n = 0;
+	struct stats st;
+	char f[256];
+
+	for (int k = 0; k < 2; k++) {
+		snprintf(f, sizeof(f), "%s.clock_probe_ns.%s", at, when[k]);
+		json_t *a = member(d->path, f, v, when[k], JSON_ARRAY, true);
+		if (json_array_size(a) < 1 || json_array_size(a) > CMP_PROBE_MAX)
+			bad(d->path, f, "holds %zu times: 1 to %d", json_array_size(a), CMP_PROBE_MAX);
+		p->probe_lo[k] = INFINITY;
+		p->probe_hi[k] = 0;
+		for (size_t i = 0; i < json_array_size(a); i++) {
+			json_t *x = json_array_get(a, i);
+			snprintf(f, sizeof(f), "%s.clock_probe_ns.%s[%zu]", at, when[k], i);
+			double ns = json_number_value(x);
+			if (!json_is_number(x) || !(ns > 0) || !isfinite(ns))
+				bad(d->path, f, "is not a positive number of ns");
+			p->probe_lo[k] = fmin(p->probe_lo[k], ns);
+			p->probe_hi[k] = fmax(p->probe_hi[k], ns);
+			all[n++] = ns;
+		}
+	}
+	stats_compute(all, n, &st);
+	p->probe_med = st.median;
+}
+
+/*
+ * The match key: the benchmark, its device where several are compared (its name and, for a
+ * run with --concurrent, alone or at once), its params without the ignored members, keys sorted.
+ */
+static char *point_key(const char *bench, const char *device, int together, json_t *params)
+{
+	json_t *c = json_copy(params);
+	char *dump, *key;
+
+	for (size_t i = 0; cmp_ignored_params[i].key; i++)
+		json_object_del(c, cmp_ignored_params[i].key);
+	dump = json_dumps(c, JSON_COMPACT | JSON_SORT_KEYS);
+	json_decref(c);
+	if (!dump || asprintf(&key, "%s\n%s%s\n%s", bench, device ? device : "",
+			      together < 0 ? "" : together ? " (at once)" : " (alone)", dump) < 0)
+		cli_die(EXIT_FAIL, "out of host memory");
+	free(dump);
+	return key;
+}
+
+static void check_point(struct cmp_doc *d, size_t i, const char *doc_bench)
+{
+	static const char *const statuses[] = { "ok", "failed", "skipped" };
+	struct cmp_point *p = &d->pts[i];
+	json_t *pt = json_array_get(json_object_get(d->root, "points"), i), *t, *v;
+	char at[64], f[256];
+	size_t k;
+
+	snprintf(at, sizeof(at), "points[%zu]", i);
+	if (!json_is_object(pt))
+		bad(d->path, at, "is not an object");
+	p->index = i;
+	p->pt = pt;
+	snprintf(f, sizeof(f), "%s.benchmark", at);
+	p->bench = string_member(d->path, f, pt, "benchmark", false);
+	if (!p->bench && !(p->bench = doc_bench))
+		bad(d->path, "benchmark", "missing (and %s has no benchmark of its own)", at);
+	snprintf(f, sizeof(f), "%s.params", at);
+	p->params = member(d->path, f, pt, "params", JSON_OBJECT, true);
+	snprintf(f, sizeof(f), "%s.status", at);
+	p->status = string_member(d->path, f, pt, "status", true);
+	for (k = 0; k < 3 && strcmp(p->status, statuses[k]) != 0; k++)
+		;
+	if (k == 3)
+		bad(d->path, f, "'%s' is not one of ok, failed, skipped", p->status);
+	snprintf(f, sizeof(f), "%s.reason", at);
+	p->reason = string_member(d->path, f, pt, "reason", false);
+	snprintf(f, sizeof(f), "%s.validated", at);
+	p->validated = json_is_true(member(d->path, f, pt, "validated", JSON_TRUE, true));
+	snprintf(f, sizeof(f), "%s.time_ns", at);
+	if ((t = member(d->path, f, pt, "time_ns", JSON_OBJECT, false)) && strcmp(p->status, "ok") == 0)
+		check_times(d, p, t, at);
+	snprintf(f, sizeof(f), "%s.clock_probe_ns", at);
+	if ((v = member(d->path, f, pt, "clock_probe_ns", JSON_OBJECT, false)))
+		check_probe(d, p, v, at);
+	snprintf(f, sizeof(f), "%s.measured", at);
+	if ((v = member(d->path, f, pt, "measured", JSON_OBJECT, false))) {
+		snprintf(f, sizeof(f), "%s.measured.resident_wg", at);
+		member(d->path, f, v, "resident_wg", JSON_INTEGER, false);
+	}
+	snprintf(f, sizeof(f), "%s.device", at);
+	if ((p->device = string_member(d->path, f, pt, "device", false)))
+		d->several = true;
+	snprintf(f, sizeof(f), "%s.concurrent", at);
+	v = member(d->path, f, pt, "concurrent", JSON_TRUE, false);
+	p->concurrent = v ? json_is_true(v) : -1;
+	p->key = point_key(p->bench, NULL, -1, p->params);
+}
+
+void cmp_doc_keys(struct cmp_doc *d, bool with_device)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		struct cmp_point *p = &d->pts[i];
+		free(p->key);
+		p->key = with_device ? point_key(p->bench, p->device ? p->device : d->label, p->concurrent,
+						 p->params)
+				     : point_key(p->bench, NULL, -1, p->params);
+	}
+}
+
+void cmp_doc_load(struct cmp_doc *d, const char *path)
+{
+	json_t *v, *dev, *points;
+	const char *doc_bench, *kind;
+
+	memset(d, 0, sizeof(*d));
+	d->path = path;
+	d->root = parse(path);
+	if (!json_is_object(d->root))
+		bad(path, NULL, "not a results document: the top level is not an object");
+	if ((kind = string_member(path, "kind", d->root, "kind", false)) && strcmp(kind, "results") != 0)
+		bad(path, "kind", "'%s': not a results document", kind);
+	v = member(path, "schema_version", d->root, "schema_version", JSON_INTEGER, true);
+	if (json_integer_value(v) != 1)
+		bad(path, "schema_version", "%lld: this bench reads results documents of version 1",
+		    (long long)json_integer_value(v));
+	dev = member(path, "device", d->root, "device", JSON_OBJECT, true);
+	d->device = string_member(path, "device.name", dev, "name", true);
+	d->platform = string_member(path, "device.platform", dev, "platform", true);
+	d->driver = string_member(path, "device.driver_version", dev, "driver_version", true);
+	snprintf(d->label, sizeof(d->label), "%s (%s)", d->device, d->platform);
+	v = member(path, "device.type", dev, "type", JSON_STRING, false);
+	d->cpu = v && strcmp(json_string_value(v), "CPU") == 0;
+	if ((v = member(path, "host", d->root, "host", JSON_OBJECT, false)))
+		d->hostname = string_member(path, "host.hostname", v, "hostname", false);
+	d->timestamp = string_member(path, "timestamp", d->root, "timestamp", false);
+	doc_bench = string_member(path, "benchmark", d->root, "benchmark", false);
+	d->name = string_member(path, "suite", d->root, "suite", false);
+	if ((d->noise = member(path, "noise", d->root, "noise", JSON_OBJECT, false))) {
+		const char *k;
+		json_object_foreach(d->noise, k, v) {
+			char f[256];
+			snprintf(f, sizeof(f), "noise.%s", k);
+			if (!json_is_number(v) || json_number_value(v) < 0 || json_number_value(v) > 1000)
+				bad(path, f, "is not a noise band in percent, 0..1000");
+		}
+	}
+	if (!d->name)
+		d->name = doc_bench;
+	points = member(path, "points", d->root, "points", JSON_ARRAY, true);
+	d->n = json_array_size(points);
+	if (!(d->pts = calloc(d->n ? d->n : 1, sizeof(*d->pts))))
+		cli_die(EXIT_FAIL, "out of host memory");
+	for (size_t i = 0; i < d->n; i++)
+		check_point(d, i, doc_bench);
+}
+
+void cmp_doc_free(struct cmp_doc *d)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		free(d->pts[i].samples);
+		free(d->pts[i].key);
+	}
+	free(d->pts);
+	json_decref(d->root);
+	memset(d, 0, sizeof(*d));
+}
+
+void cmp_slug(const char *s, char *out, size_t len)
+{
+	size_t o = 0;
+
+	for (; *s && o + 2 < len; s++) {
+		if (isalnum((unsigned char)*s))
+			out[o++] = (char)tolower((unsigned char)*s);
+		else if (o && out[o - 1] != '-')
+			out[o++] = '-';
+	}
+	while (o && out[o - 1] == '-')
+		o--;
+	out[o] = '\0';
+}
+
+void cmp_baseline_name(const struct cmp_doc *d, char *buf, size_t len)
+{
+	char dev[256], name[128];
+
+	cmp_slug(d->device, dev, sizeof(dev));
+	cmp_slug(d->name ? d->name : "results", name, sizeof(name));
+	snprintf(buf, len, "%s--%s.json", dev, name);
+}
+
+const char *cmp_verdict_name(enum cmp_verdict v)
+{
+	static const char *const names[] = { "regressed", "failed", "changed", "improved",
+					      "inconclusive", "new", "missing", "unchanged" };
+	return names[v];
+}

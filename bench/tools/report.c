@@ -1,0 +1,84 @@
+/*
+ * bench report: results documents as one self-contained HTML page (charts inline as
+ * SVG), drawn by scripts/report.py with matplotlib; this row parses the command line
+ * and hands over.
+ */
+#include "rows.h"
+#include "tool.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef BENCH_SCRIPTS_DIR
+#define BENCH_SCRIPTS_DIR "scripts"
+#endif
+
+struct report_opts {
+	struct cli_operands docs;
+	const char *output;      /* -o */
+	const char *png;         /* --png DIR */
+};
+
+#define RO(f) offsetof(struct report_opts, f)
+static const struct cli_opt report_cli[] = {
+	{ "output", "FILE", CLI_STR, RO(output), .short_name = 'o',
+	  .help = "the HTML page (written whole or not at all)" },
+	{ "png", "DIR", CLI_STR, RO(png), .help = "also write each chart as a PNG into DIR" },
+	{ 0 } };
+
+static void report_check(void *opts, const struct cli_set *given)
+{
+	const struct report_opts *o = opts;
+
+	(void)given;
+	if (!o->docs.n)
+		cli_usage_error("name one or more results documents (bench ... --json FILE)");
+	if (!o->output)
+		cli_usage_error("-o FILE names the page to write");
+}
+
+static int report_main(void *opts)
+{
+	const struct report_opts *o = opts;
+	const char *dir = getenv("BENCH_SCRIPTS") ? getenv("BENCH_SCRIPTS") : BENCH_SCRIPTS_DIR;
+	const char *python = access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
+	size_t n = 0;
+	const char **argv = bench_alloc((o->docs.n + 8) * sizeof(*argv));
+	char script[4096];
+
+	snprintf(script, sizeof(script), "%s/report.py", dir);
+	argv[n++] = python;
+	argv[n++] = script;
+	for (size_t i = 0; i < o->docs.n; i++)
+		argv[n++] = o->docs.v[i];
+	argv[n++] = "-o";
+	argv[n++] = o->output;
+	if (o->png) {
+		argv[n++] = "--png";
+		argv[n++] = o->png;
+	}
+	argv[n] = NULL;
+	fflush(stdout);
+	execvp(python, (char *const *)argv);
+	cli_die(EXIT_FAIL, "cannot run %s %s: %s (Debian: apt-get install python3-matplotlib)", python,
+		script, strerror(errno));
+}
+
+const struct bench_tool report_tool = {
+	.cmd = {
+		.name = "report",
+		.summary = "results documents as one HTML page of charts (and PNGs)",
+		.synopsis = "usage: bench report DOC... -o FILE [--png DIR]\n"
+			    "  Draws results documents (bench ... --json) as one self-contained HTML page:\n"
+			    "  every chart inline as SVG, no script, font or address to fetch. Two documents\n"
+			    "  of one benchmark, or a bench compare --json document, also get before/after.\n",
+		.flags = BENCH_OPERANDS,
+		.operands_off = RO(docs),
+		.opts = report_cli,
+		.opts_size = sizeof(struct report_opts),
+		.check = report_check,
+	},
+	.main = report_main,
+};

@@ -1,0 +1,53 @@
+/*
+ * bench suite: a named set of benchmark configurations run in one session. suite_file.c
+ * reads and checks a suite (results/suites/NAME.json, built into the binary, or a file);
+ * suite.c is the row: it runs every entry and writes the documents.
+ */
+#ifndef BENCH_SUITE_H
+#define BENCH_SUITE_H
+
+#include "tool.h"
+
+/* One entry: a benchmark row and its arguments, parsed and checked. */
+struct suite_entry {
+	const char *bench;        /* the row's name */
+	const char *about;        /* what it reproduces (NULL: not said) */
+	json_t *args;             /* array of strings (borrowed from the suite's document) */
+	json_t *noise;            /* its noise band: a number, or {gpu, cpu, default} (NULL: none) */
+	struct bench_job job;     /* parsed: the row, its options, its shared options */
+	char **argv;              /* [bench, args..., NULL] (strings borrowed) */
+	int argc;
+};
+
+struct suite {
+	const char *name;
+	const char *description;
+	const char *source;       /* "built-in" or the file's path */
+	json_t *root;             /* the suite document */
+	json_t *noise;            /* the default band of its entries (NULL: none) */
+	json_t *args;             /* options before every entry's own (NULL: none) */
+	struct suite_entry *e;
+	size_t n;
+	char where[160];          /* " (suite NAME, entry I of N)" for messages */
+};
+
+/*
+ * Reads suite `spec`: a built-in name (results/suites/NAME.json) or a file (a path with a
+ * '/' or ending in .json). Checks every member and parses every entry's arguments with
+ * its row (exit 2 naming the suite, the entry and the member).
+ */
+void suite_load(struct suite *s, const char *spec);
+void suite_free(struct suite *s);
+/* Prints the built-in suites: name, entries, description. */
+void suite_list_builtin(FILE *f);
+/* Prints a suite's entries as the commands they run. */
+void suite_print_entries(const struct suite *s, FILE *f);
+/* Sets cli_where for entry i (" (suite quick, entry 3 of 9)"), or clears it (i = n). */
+void suite_where(struct suite *s, size_t i);
+/*
+ * The noise band (percent) that spec gives a device of type `type`: a number, or the
+ * member "gpu" / "cpu" / "default" of an object. False where it gives none.
+ */
+bool suite_noise_for(const json_t *spec, cl_device_type type, double *pct);
+
+#endif

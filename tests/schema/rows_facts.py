@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""Holds every measurement row to the facts a row must carry in its own file.
+
+usage: rows_facts.py BENCH SCHEMA MESON_BUILD TESTS_DIR [DEVICE...]
+
+From `bench list --json` (the rows' own tables), for every row:
+- options: each listed option has help text, and no help text types a default or a range
+  (--help adds them from the table: min, max, def, def_note);
+- help: `bench ROW --help` shows each option's default at most once;
+- params: the params table names, for each benchmark its rows write, the properties of
+  the schema's params_BENCHMARK (with what it takes from $ref and allOf), and marks as
+  every point's exactly the members the schema requires;
+- schema: results.schema.json sends that benchmark's points to its point_BENCHMARK;
+- checks: bench validate --list on each DEVICE plans at least one check of the row;
+- builds: the row describes its builds (bench compile, bench model --kernel);
+- tests: its tests folder (meson.build's bench_rows) runs the row by name.
+Exit 0 when every row has all of them, 1 naming each row and what it lacks.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+
+
+def schema_props(schema, d, seen=None):
+    """The properties a $defs entry allows and those it requires, through $ref and allOf."""
+    seen = seen or set()
+    props, req = set(d.get("properties", {})), set(d.get("required", []))
+    refs = [d["$ref"]] if "$ref" in d else []
+    refs += [a["$ref"] for a in d.get("allOf", []) if "$ref" in a]
+    for a in d.get("allOf", []):
+        props |= set(a.get("properties", {}))
+    for r in refs:
+        name = r.split("/")[-1]
+        if name in seen:
+            continue
+        seen.add(name)
+        p, q = schema_props(schema, schema["$defs"][name], seen)
+        props |= p
+        req |= q
+    return props, req
+
+
+def routed(schema, bench):
+    """Whether the schema's allOf sends a document of `bench` to its point definition."""
+    want = "#/$defs/point_" + bench.replace("-", "_")
+    for branch in schema.get("allOf", []):
+        cond = branch.get("if", {}).get("properties", {}).get("benchmark", {})
+        items = branch.get("then", {}).get("properties", {}).get("points", {}).get("items", {})
+        if cond.get("const") == bench and items.get("$ref") == want:
+            return True
+    return False
+
+
+def option_problems(row):
+    bad = []
+    for o in row["options"]:
+        h = o["help"]
+        if h is None:
+            continue   # a spelling kept for older command lines: not listed
+        if re.search(r"(?<!-)\bdefault\b", h):
+            bad.append(f"--{o['name']}: its help types a default (give def or def_note)")
+        if o["max"] and re.search(rf"\b{o['min']}\.\.{o['max']}\b", h):
+            bad.append(f"--{o['name']}: its help types its range {o['min']}..{o['max']}")
+    return bad
+
+
+def help_problems(bench, row):
+    out = subprocess.run([bench, row["name"], "--help"], capture_output=True, text=True).stdout
+    bad = []
+    for entry in re.split(r"\n  (?=-)", out):
+        name = re.match(r"(?:-\w, )?--([\w-]+)", entry)
+        if name and len(re.findall(r"\bdefault\b", entry)) > 1:
+            bad.append(f"--help shows --{name.group(1)}'s default twice")
+    return bad
+
+
+def params_problems(schema, rows_of_bench):
+    bad = []
+    for bench, rows in rows_of_bench.items():
+        d = schema["$defs"].get("params_" + bench.replace("-", "_"))
+        if d is None:
+            bad.append((rows[0]["name"], f"the schema has no params_{bench}"))
+            continue
+        props, req = schema_props(schema, d)
+        names = set().union(*({p["name"] for p in r["params"]} for r in rows))
+        every = set.intersection(*({p["name"] for p in r["params"] if not p["optional"]} for r in rows))
+        for r in rows:
+            if names != props:
+                bad.append((r["name"], f"params table {sorted(names - props)} not in the schema, "
+                                       f"schema {sorted(props - names)} not in the table"))
+            if every != req:
+                bad.append((r["name"], f"every point's members {sorted(every)} differ from the "
+                                       f"schema's required {sorted(req)}"))
+        if not routed(schema, bench):
+            bad.append((rows[0]["name"], f"the schema's allOf does not route {bench} to point_"
+                                         f"{bench.replace('-', '_')}"))
+    return bad
+
+
+def planned(bench, devices):
+    """The check ids bench validate --list plans on each device."""
+    ids = {}
+    for dev in devices:
+        r = subprocess.run([bench, "validate", "--list", "--device", dev], capture_output=True,
+                           text=True)
+        if r.returncode != 0:
+            sys.exit(f"bench validate --list --device {dev}: exit {r.returncode}: {r.stderr}")
+        ids[dev] = [line.split()[0] for line in r.stdout.splitlines() if line.strip()]
+    return ids
+
+
+def test_dirs(meson_build):
+    """bench_rows of meson.build: the row file's name, its kernel, its tests folder."""
+    text = open(meson_build).read()
+    block = re.search(r"bench_rows = \[(.*?)\n\]", text, re.S).group(1)
+    return {m[0]: m[2] for m in re.findall(r"\['(\w+)', '([\w.]+)', '([\w-]+)'\]", block)}
+
+
+def main(argv):
+    bench, schema_path, meson_build, tests_dir = argv[1:5]
+    devices = argv[5:]
+    facts = json.loads(subprocess.run([bench, "list", "--json"], capture_output=True, text=True,
+                                      check=True).stdout)
+    schema = json.load(open(schema_path))
+    rows = [c for c in facts if c["kind"] == "row"]
+    dirs = test_dirs(meson_build)
+    ids = planned(bench, devices)
+    problems = []
+    by_bench = {}
+    for r in rows:
+        by_bench.setdefault(r["benchmark"], []).append(r)
+        problems += [(r["name"], p) for p in option_problems(r) + help_problems(bench, r)]
+        if not r["builds"]:
+            problems.append((r["name"], "no builds (bench compile cannot compile it)"))
+        if not r["checks"]:
+            problems.append((r["name"], "no checks for bench validate"))
+        for dev, planned_ids in ids.items():
+            if not any(i.startswith(r["name"] + "/") for i in planned_ids):
+                problems.append((r["name"], f"bench validate plans no check of it on '{dev}'"))
+        folder = dirs.get(r["name"].replace("-", "_"))
+        tests = os.path.join(tests_dir, folder or "", "meson.build")
+        if not folder or not os.path.exists(tests):
+            problems.append((r["name"], "no tests folder in meson.build's bench_rows"))
+        elif f"'{r['name']}'" not in open(tests).read():
+            problems.append((r["name"], f"{tests} runs no bench {r['name']}"))
+    for t in (c for c in facts if c["kind"] == "tool"):
+        problems += [(t["name"], p) for p in option_problems(t)]
+    problems += params_problems(schema, by_bench)
+    for name, what in problems:
+        print(f"{name}: {what}")
+    print(f"{len(rows)} rows, {len(problems)} missing facts")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -5,7 +5,7 @@
  * context. Each run is the harness's own (plan, point loop, views) on its device's session;
  * one document holds them all (bench/multi_doc.c).
  */
-#include "multi.h"
+#include "multi_doc.h"
 
 #include <stdlib.h>
 #include <string.h>

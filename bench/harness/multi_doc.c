@@ -5,7 +5,7 @@
  * model, kernel, phases, time origin ...), `points` (each naming its `device`, and with
  * --concurrent whether it ran alone or at once) and `concurrent` (the figures at once).
  */
-#include "multi.h"
+#include "multi_doc.h"
 
 #include <math.h>
 #include <string.h>

@@ -4,7 +4,7 @@
  * with profiling events beside a copy ceiling of the same bytes. The streaming family
  * (variant 5) is bench stream (stream.c); both share vecadd_common.c.
  */
-#include "vecadd.h"
+#include "vecadd_common.h"
 #include "check.h"
 
 #include <stdlib.h>

@@ -17,7 +17,7 @@
 #include "rows.h"
 #include "tool.h"
 #include "boot.h"
-#include "compare.h"
+#include "compare_doc.h"
 #include "mwu.h"
 #include "results.h"
 

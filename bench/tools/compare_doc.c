@@ -3,7 +3,7 @@
  * comparison uses, so that a bad document is an exit 2 naming the file and the
  * field, never a crash or a silent "0 regressed".
  */
-#include "compare.h"
+#include "compare_doc.h"
 #include "stats.h"
 
 #include <ctype.h>

@@ -3,7 +3,7 @@
  * table, the compare document (results/README.md), JUnit XML and Markdown.
  */
 #include "boot.h"
-#include "compare.h"
+#include "compare_doc.h"
 #include "results.h"
 #include "table.h"
 

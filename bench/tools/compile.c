@@ -8,7 +8,7 @@
  */
 #include "rows.h"
 #include "tool.h"
-#include "compile.h"
+#include "compile_run.h"
 #include "sgb.h"
 
 #include <stdint.h>

@@ -1,7 +1,7 @@
-/* bench compile: rows' builds, compiled by ocloc in a session (compile.h). */
+/* bench compile: rows' builds, compiled by ocloc in a session (compile_run.h). */
 #include "rows.h"
 #include "tool.h"
-#include "compile.h"
+#include "compile_run.h"
 
 #include <errno.h>
 #include <stdint.h>

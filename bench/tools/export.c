@@ -17,7 +17,7 @@
  */
 #include "rows.h"
 #include "tool.h"
-#include "compare.h"
+#include "compare_doc.h"
 #include "results.h"
 
 #include <ctype.h>

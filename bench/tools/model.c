@@ -4,7 +4,7 @@
  */
 #include "rows.h"
 #include "tool.h"
-#include "compile.h"
+#include "compile_run.h"
 #include "sgb.h"
 #include "occ.h"
 

@@ -5,7 +5,7 @@
  */
 #include "rows.h"
 #include "tool.h"
-#include "compile.h"
+#include "compile_run.h"
 
 #include <stdint.h>
 #include <string.h>

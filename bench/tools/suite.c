@@ -5,9 +5,9 @@
  * that document named for the baselines (DEVICE--SUITE.json) beside one document per
  * entry. Interrupts and hung points write what was measured, as a single run does.
  */
-#include "compare.h"
+#include "compare_doc.h"
 #include "tool.h"
-#include "suite.h"
+#include "suite_file.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -10,7 +10,7 @@
  */
 #include "rows.h"
 #include "tool.h"
-#include "suite.h"
+#include "suite_file.h"
 #include "embedded.h"
 
 #include <errno.h>

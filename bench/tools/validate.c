@@ -13,7 +13,7 @@
 #include "tool.h"
 #include "occ_point.h"
 #include "sgb.h"
-#include "validate.h"
+#include "validate_out.h"
 
 #include <fnmatch.h>
 #include <getopt.h>
@@ -198,6 +198,13 @@ static int run_row(const struct val_ctx *v, const struct val_opts *o, struct val
 
 /* ---- the command ---- */
 
+/* Every row's checks, then the specification's misuse checks. */
+static void plan(struct val_ctx *v)
+{
+	val_plan_rows(v);
+	val_plan_api(v);
+}
+
 /* Whether id matches one of the comma-separated globs of list (NULL: none). */
 static bool excluded(const char *list, const char *id)
 {
@@ -298,7 +305,7 @@ static int validate_main(void *opts)
 		cli_die(EXIT_USAGE, "%s%s", o->device && devs.n ? "--device " : "", err);
 	if (o->known)
 		val_known_load(&v, o->known);
-	val_plan(&v);
+	plan(&v);
 	if (o->filter || o->exclude)
 		filter(&v, o->filter, o->exclude);
 	if (o->list) {

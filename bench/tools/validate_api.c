@@ -5,7 +5,7 @@
  * (OpenCL 3.0 API specification: clEnqueueNDRangeKernel, clCreateBuffer,
  * clSetKernelArg; the cl_intel_required_subgroup_size extension).
  */
-#include "validate.h"
+#include "validate_out.h"
 
 #include <stdarg.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  * bench validate's known issues (a JSON file of entries, results/known-issues/README.md)
  * and its views: the summary table, TAP version 13 with YAML diagnostics, JUnit XML.
  */
-#include "validate.h"
+#include "validate_out.h"
 
 #include <errno.h>
 #include <fnmatch.h>

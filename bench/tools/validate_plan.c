@@ -1,9 +1,9 @@
 /*
- * bench validate's plan: every row's checks for the device (each row states its own
- * configurations, struct bench_row's checks), then the specification's misuse checks.
+ * bench validate's plan: the list of checks, and every row's checks for the device (each
+ * row states its own configurations: struct bench_row's checks).
  */
 #include "rows.h"
-#include "validate.h"
+#include "validate_out.h"
 
 #include <stdarg.h>
 
@@ -38,7 +38,7 @@ static void add_row_check(struct bench_check_plan *p, const struct bench_check *
 	snprintf(c->desc, sizeof(c->desc), "%s", bc->desc);
 }
 
-void val_plan(struct val_ctx *v)
+void val_plan_rows(struct val_ctx *v)
 {
 	const struct bench_row *row;
 
@@ -47,5 +47,4 @@ void val_plan(struct val_ctx *v)
 		if (row->checks)
 			row->checks(&rp.p);
 	}
-	val_plan_api(v);
 }

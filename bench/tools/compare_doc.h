@@ -1,11 +1,11 @@
 /*
- * bench compare: what its files share. compare.c is the row (options, matching,
+ * bench compare: what its files share. compare.c is the command (options, matching,
  * verdicts), compare_doc.c reads and checks results documents (bench export reads
  * them with it too), compare_out.c writes the table, the compare document, JUnit and
  * Markdown.
  */
-#ifndef BENCH_COMPARE_H
-#define BENCH_COMPARE_H
+#ifndef BENCH_COMPARE_DOC_H
+#define BENCH_COMPARE_DOC_H
 
 #include "cli.h"
 #include <jansson.h>

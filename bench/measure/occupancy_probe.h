@@ -4,8 +4,8 @@
  * occupancy_probe.c holds their options and plan, and builds, launches and validates
  * the probe kernel (kernels/occupancy.cl) both rows launch.
  */
-#ifndef BENCH_OCCUPANCY_H
-#define BENCH_OCCUPANCY_H
+#ifndef BENCH_OCCUPANCY_PROBE_H
+#define BENCH_OCCUPANCY_PROBE_H
 
 #include "row.h"
 #include "sgb.h"

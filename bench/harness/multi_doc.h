@@ -1,9 +1,9 @@
 /*
- * Runs on several devices (bench/multi.c runs them, bench/multi_doc.c writes the one
- * document and the figures of devices measured at once): what the two files share.
+ * The state of a run on several devices, which multi.c runs, and what multi_doc.c makes of
+ * it: the one document and the figures of devices measured at once.
  */
-#ifndef BENCH_MULTI_H
-#define BENCH_MULTI_H
+#ifndef BENCH_MULTI_DOC_H
+#define BENCH_MULTI_DOC_H
 
 #include "internal.h"
 

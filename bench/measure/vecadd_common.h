@@ -4,8 +4,8 @@
  * their check, the sub-group and work-group a variant launches with, the point's parameters
  * and the table's cells (vecadd_common.c).
  */
-#ifndef BENCH_VECADD_H
-#define BENCH_VECADD_H
+#ifndef BENCH_VECADD_COMMON_H
+#define BENCH_VECADD_COMMON_H
 
 #include "row.h"
 #include "sgb.h"

@@ -1,10 +1,10 @@
 /*
  * bench suite: a named set of benchmark configurations run in one session. suite_file.c
  * reads and checks a suite (results/suites/NAME.json, built into the binary, or a file);
- * suite.c is the row: it runs every entry and writes the documents.
+ * suite.c is the command: it runs every entry and writes the documents.
  */
-#ifndef BENCH_SUITE_H
-#define BENCH_SUITE_H
+#ifndef BENCH_SUITE_FILE_H
+#define BENCH_SUITE_FILE_H
 
 #include "tool.h"
 

@@ -5,8 +5,8 @@
  * checks), validate_plan.c (the plan: the rows' checks and the misuse checks), validate_api.c
  * (the misuse checks) and validate_out.c (known issues and views).
  */
-#ifndef BENCH_VALIDATE_H
-#define BENCH_VALIDATE_H
+#ifndef BENCH_VALIDATE_OUT_H
+#define BENCH_VALIDATE_OUT_H
 
 #include "tool.h"
 
@@ -74,8 +74,8 @@ struct val_ctx {
 /* Appends a check; fmt makes its id. */
 struct val_check *val_add(struct val_ctx *v, const char *suite, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-/* Plans every row's checks for the device (each row's own), then the misuse checks. */
-void val_plan(struct val_ctx *v);
+/* Plans every row's checks for the device (each row's own). */
+void val_plan_rows(struct val_ctx *v);
 
 /* ---- validate_api.c ---- */
 /* Adds the misuse checks, each citing the specification's words. */

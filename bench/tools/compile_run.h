@@ -1,11 +1,11 @@
 /*
  * bench compile: what its files share, and what bench model --kernel uses of it. A session
- * compiles rows' builds (harness.h: bench_builds, made by the rows' own option code) for
+ * compiles rows' builds (row.h: bench_builds, made by the rows' own option code) for
  * Intel GPU targets with ocloc, one job per distinct (target, file, options), in parallel,
  * and reads what the compiler made of each kernel from the zebin it wrote.
  */
-#ifndef BENCH_COMPILE_H
-#define BENCH_COMPILE_H
+#ifndef BENCH_COMPILE_RUN_H
+#define BENCH_COMPILE_RUN_H
 
 #include "tool.h"
 #include "igpu.h"

@@ -306,22 +306,11 @@ static const struct bench_col sgc_cols[] = {
 
 /* ---- bench validate ---- */
 
-static void sgc_check_width(struct bench_check_plan *p, const char *backend, unsigned sg)
-{
-	struct bench_check c = { 0 };
-	char sgs[16];
-
-	snprintf(sgs, sizeof(sgs), sg ? "%u" : "auto", sg);
-	snprintf(c.args, sizeof(c.args), "--sg-backend %s --sg %s --size 1Mi --wg 256", backend, sgs);
-	snprintf(c.id, sizeof(c.id), "sg-copy/%s/sg=%s", backend, sgs);
-	snprintf(c.desc, sizeof(c.desc), "gather, sub-group-strided and block copies of 1 Mi bytes: "
-		 "every word checked (block reads and writes where the backend has them)");
-	bench_check_add(p, &c);
-}
-
 static void sgc_checks(struct bench_check_plan *p)
 {
-	sgd_checks_each(p, false, sgc_check_width);
+	sgd_checks_each(p, "sg-copy", false, "--sg-backend %s --sg %s --size 1Mi --wg 256",
+			"gather, sub-group-strided and block copies of 1 Mi bytes: every word checked "
+			"(block reads and writes where the backend has them)");
 }
 
 static const struct bench_param sgc_params[] = {

@@ -248,8 +248,27 @@ void sgd_cell_backend(const struct bench_run *r, const struct bench_point *pt, c
 	snprintf(b, n, "%s", sgb_name(((const struct sgd_state *)r->state)->c.backend));
 }
 
-void sgd_checks_each(struct bench_check_plan *p, bool per_backend,
-		     void (*fn)(struct bench_check_plan *p, const char *backend, unsigned sg))
+/* One check of sgd_checks_each: width sg (0: auto; per_backend: none). */
+static void add_check(struct bench_check_plan *p, const char *row, const char *backend, bool per_backend,
+		      unsigned sg, const char *args_fmt, const char *desc)
+{
+	struct bench_check c = { 0 };
+	char sgs[16];
+
+	snprintf(sgs, sizeof(sgs), sg ? "%u" : "auto", sg);
+	if (per_backend) {
+		snprintf(c.id, sizeof(c.id), "%s/%s", row, backend);
+		snprintf(c.args, sizeof(c.args), args_fmt, backend);
+	} else {
+		snprintf(c.id, sizeof(c.id), "%s/%s/sg=%s", row, backend, sgs);
+		snprintf(c.args, sizeof(c.args), args_fmt, backend, sgs);
+	}
+	snprintf(c.desc, sizeof(c.desc), "%s", desc);
+	bench_check_add(p, &c);
+}
+
+void sgd_checks_each(struct bench_check_plan *p, const char *row, bool per_backend,
+		     const char *args_fmt, const char *desc)
 {
 	unsigned w[SGB_MAX_WIDTHS];
 	char why[256];
@@ -260,7 +279,7 @@ void sgd_checks_each(struct bench_check_plan *p, bool per_backend,
 		if (!sgb_available(p->dev, (enum sgb_backend)b, 0, why, sizeof(why)))
 			continue;
 		if (per_backend) {
-			fn(p, bn, 0);
+			add_check(p, row, bn, true, 0, args_fmt, desc);
 			continue;
 		}
 		if (b == SGB_EMULATED)
@@ -268,10 +287,9 @@ void sgd_checks_each(struct bench_check_plan *p, bool per_backend,
 		else
 			n = sgb_widths(p->dev, (enum sgb_backend)b, w);
 		if (!n)
-			fn(p, bn, 0);
+			add_check(p, row, bn, false, 0, args_fmt, desc);
 		for (size_t i = 0; i < n; i++)
 			if (w[i] <= 256)
-				fn(p, bn, w[i]);
+				add_check(p, row, bn, false, w[i], args_fmt, desc);
 	}
 }
-

@@ -127,13 +127,14 @@ double sgd_metric(const struct bench_point *pt, const char *key);
 /* ---- bench validate ---- */
 
 /*
- * The sub-group configurations bench validate checks: every backend the device offers, and
- * each width it builds for (the emulated layer at 16, at most 256; sg 0 where the backend
- * names none: --sg auto). fn(p, backend, sg, arg) for each; per_backend: once per backend
- * (sg 0) instead.
+ * The sub-group configurations bench validate checks of a row: every backend the device
+ * offers, and each width it builds for (the emulated layer at 16, at most 256; "auto" where the
+ * backend names none), a check each: id ROW/BACKEND/sg=WIDTH, args from args_fmt (its two %s:
+ * the backend, the width). per_backend: one check a backend instead, ROW/BACKEND, args_fmt
+ * with the backend's %s alone.
  */
-void sgd_checks_each(struct bench_check_plan *p, bool per_backend,
-		     void (*fn)(struct bench_check_plan *p, const char *backend, unsigned sg));
+void sgd_checks_each(struct bench_check_plan *p, const char *row, bool per_backend,
+		     const char *args_fmt, const char *desc);
 
 /* ---- views (r->state starts with a struct sgd_state) ---- */
 

@@ -477,22 +477,12 @@ static void sgi_label(const struct bench_run *r, size_t i, char *buf, size_t len
 
 /* ---- bench validate ---- */
 
-static void sgi_check_backend(struct bench_check_plan *p, const char *backend, unsigned sg)
-{
-	struct bench_check c = { 0 };
-
-	(void)sg;
-	snprintf(c.args, sizeof(c.args), "--sg-backend %s", backend);
-	snprintf(c.id, sizeof(c.id), "sg-info/%s", backend);
-	snprintf(c.desc, sizeof(c.desc), "the sub-group mapping at every width the backend builds for: "
-		 "contiguous ids, sizes adding up, only the last sub-group partial (15 of maximum 16), "
-		 "the size compiled and the size seen in the kernel against the driver's queries");
-	bench_check_add(p, &c);
-}
-
 static void sgi_checks(struct bench_check_plan *p)
 {
-	sgd_checks_each(p, true, sgi_check_backend);
+	sgd_checks_each(p, "sg-info", true, "--sg-backend %s",
+			"the sub-group mapping at every width the backend builds for: contiguous ids, "
+			"sizes adding up, only the last sub-group partial (15 of maximum 16), the size "
+			"compiled and the size seen in the kernel against the driver's queries");
 }
 
 static const struct bench_param sgi_params[] = {

@@ -147,22 +147,11 @@ int tr_report(struct bench_run *r)
 
 /* ---- bench validate ---- */
 
-static void tr_check_width(struct bench_check_plan *p, const char *backend, unsigned sg)
-{
-	struct bench_check c = { 0 };
-	char sgs[16];
-
-	snprintf(sgs, sizeof(sgs), sg ? "%u" : "auto", sg);
-	snprintf(c.args, sizeof(c.args), "--sg-backend %s --sg %s --n 64", backend, sgs);
-	snprintf(c.id, sizeof(c.id), "transpose/%s/sg=%s", backend, sgs);
-	snprintf(c.desc, sizeof(c.desc), "the guide's 16 x 16 shuffle transpose and 64 x 64 transposes "
-		 "by shuffles, broadcasts, local memory and naive: every word checked");
-	bench_check_add(p, &c);
-}
-
 void tr_checks(struct bench_check_plan *p)
 {
-	sgd_checks_each(p, false, tr_check_width);
+	sgd_checks_each(p, "transpose", false, "--sg-backend %s --sg %s --n 64",
+			"the guide's 16 x 16 shuffle transpose and 64 x 64 transposes by shuffles, "
+			"broadcasts, local memory and naive: every word checked");
 }
 
 const struct bench_param tr_params[] = {

@@ -322,8 +322,7 @@ static void check_spread(struct cmp_doc *d, struct cmp_point *p, json_t *v, cons
 }
 
 /* attempts (bench suite's confirmation): the point measured again, each a point of its own. */
-static void check_attempts(struct cmp_doc *d, struct cmp_point *p, json_t *a, const char *at,
-			   const char *doc_bench)
+static void check_attempts(struct cmp_doc *d, struct cmp_point *p, json_t *a, const char *at)
 {
 	char f[256];
 
@@ -337,8 +336,13 @@ static void check_attempts(struct cmp_doc *d, struct cmp_point *p, json_t *a, co
 			bad(d->path, f, "is not an object");
 		if (json_object_get(x, "attempts"))
 			bad(d->path, f, "an attempt holds attempts of its own");
-		check_point_at(d, &p->attempts[k], x, f, doc_bench);
-		if (!json_equal(p->attempts[k].params, p->params))
+		check_point_at(d, &p->attempts[k], x, f, p->bench);   /* its point's benchmark */
+		char *ka = point_key(p->attempts[k].bench, NULL, -1, p->attempts[k].params);
+		char *kp = point_key(p->bench, NULL, -1, p->params);
+		bool same = strcmp(ka, kp) == 0;
+		free(ka);
+		free(kp);
+		if (!same)
 			bad(d->path, f, "params differ from its point's: an attempt measures the same point");
 	}
 }
@@ -387,7 +391,7 @@ static void check_point_at(struct cmp_doc *d, struct cmp_point *p, json_t *pt, c
 		check_spread(d, p, v, at);
 	snprintf(f, sizeof(f), "%s.attempts", at);
 	if ((v = member(d->path, f, pt, "attempts", JSON_ARRAY, false)))
-		check_attempts(d, p, v, at, doc_bench);
+		check_attempts(d, p, v, at);
 	snprintf(f, sizeof(f), "%s.device", at);
 	if ((p->device = string_member(d->path, f, pt, "device", false)))
 		d->several = true;
@@ -420,12 +424,22 @@ void cmp_doc_keys(struct cmp_doc *d, bool with_device)
 
 void cmp_doc_load(struct cmp_doc *d, const char *path)
 {
+	cmp_doc_from_json(d, parse(path), path);
+}
+
+char *cmp_point_key(const char *bench, json_t *params)
+{
+	return point_key(bench, NULL, -1, params);
+}
+
+void cmp_doc_from_json(struct cmp_doc *d, json_t *root, const char *path)
+{
 	json_t *v, *dev, *points;
 	const char *doc_bench, *kind;
 
 	memset(d, 0, sizeof(*d));
 	d->path = path;
-	d->root = parse(path);
+	d->root = root;
 	if (!json_is_object(d->root))
 		bad(path, NULL, "not a results document: the top level is not an object");
 	if ((kind = string_member(path, "kind", d->root, "kind", false)) && strcmp(kind, "results") != 0)

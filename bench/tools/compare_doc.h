@@ -91,6 +91,10 @@ struct cmp_doc {
  * a NaN, a time that is not positive.
  */
 void cmp_doc_load(struct cmp_doc *d, const char *path);
+/* The same for a document in memory (its reference taken; path names it in messages). */
+void cmp_doc_from_json(struct cmp_doc *d, json_t *root, const char *path);
+/* The key a point of bench with params is matched by (its params less the ignored members). */
+char *cmp_point_key(const char *bench, json_t *params);
 void cmp_doc_free(struct cmp_doc *d);
 /*
  * The match keys of d's points: with devices (a point's own, or else the document's), where

@@ -500,6 +500,11 @@ static void same_device(const struct cmp_result *c)
 
 void cmp_compare(struct cmp_result *c)
 {
+	for (size_t i = 0; i < c->base.n; i++)   /* a document may be judged again (a suite's rounds) */
+		c->base.pts[i].matched = false;
+	for (size_t i = 0; i < c->new_.n; i++)
+		c->new_.pts[i].matched = false;
+	memset(c->counts, 0, sizeof(c->counts));
 	same_device(c);
 	if (c->base.several || c->new_.several) {   /* points matched by their devices too */
 		cmp_doc_keys(&c->base, true);

@@ -5,6 +5,7 @@
 #include "rows.h"
 #include "tool.h"
 #include "results.h"
+#include "build_info.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -174,7 +175,7 @@ int main(int argc, char **argv)
 		return EXIT_OK;
 	}
 	if (strcmp(argv[1], "--version") == 0) {
-		printf("bench %s (%s)\n", res_tool_version(), res_tool_describe());
+		build_info_print(stdout);
 		return EXIT_OK;
 	}
 	if ((row = bench_row_resolve(argc - 1, argv + 1))) {

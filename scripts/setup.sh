@@ -4,9 +4,11 @@
 # what is missing, and never replaces, upgrades or registers system-wide a driver.
 #
 #   apt:  build tools, the ICD loader and headers (and ocl-icd-dev: the loader's version for
-#         bench --version), jansson, PoCL, clinfo, matplotlib (for bench report); for tests only, clang and its libFuzzer (the fuzz suite),
-#         chromium (the report rendered) and oclgrind (the simulated device): a suite whose
-#         tool cannot be installed is skipped (77). oclgrind is never registered as a driver.
+#         bench --version), jansson, PoCL, clinfo, matplotlib (for bench report); for tests only,
+#         clang and its libFuzzer (the fuzz suite), chromium (the report rendered), oclgrind
+#         (the simulated device), strace and groff (the installed bench, its manual pages): a
+#         suite whose tool cannot be installed is skipped (77). oclgrind is never registered as
+#         a driver.
 #   pip:  Intel's CPU OpenCL runtime (intel-opencl-rt + intel-cmplr-lib-rt) into
 #         the project-local prefix .deps/intel (a virtual environment)
 #   icd:  .deps/icd holds one .icd file per driver: the system's (/etc/OpenCL/vendors)
@@ -32,8 +34,9 @@ apt_pkgs=(gcc meson ninja-build pkg-config python3 python3-venv ocl-icd-libopenc
 	ocl-icd-opencl-dev ocl-icd-dev opencl-c-headers opencl-headers pocl-opencl-icd clinfo
 	libjansson-dev python3-matplotlib)   # bench report draws its charts with matplotlib
 fuzz_pkgs=(clang libclang-rt-dev)   # tests/fuzz: libFuzzer harnesses built by clang
-check_pkgs=(chromium oclgrind python3-jsonschema libxml2-utils)   # tests only: the report rendered;
-	# kernels under a simulator; results documents against their JSON Schema, JUnit against its XSD
+check_pkgs=(chromium oclgrind python3-jsonschema libxml2-utils strace groff-base)   # tests only: the
+	# report rendered; kernels under a simulator; results documents against their JSON Schema,
+	# JUnit against its XSD; the installed bench's file accesses; the manual pages rendered
 with_intel_gpu=false
 
 log() { printf 'setup: %s\n' "$*" >&2; }

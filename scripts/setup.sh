@@ -6,9 +6,9 @@
 #   apt:  build tools, the ICD loader and headers (and ocl-icd-dev: the loader's version for
 #         bench --version), jansson, PoCL, clinfo, matplotlib (for bench report); for tests only,
 #         clang and its libFuzzer (the fuzz suite), chromium (the report rendered), oclgrind
-#         (the simulated device), strace and groff (the installed bench, its manual pages): a
-#         suite whose tool cannot be installed is skipped (77). oclgrind is never registered as
-#         a driver.
+#         (the simulated device), strace and groff (the installed bench, its manual pages), and
+#         Debian's packaging tools (the package suite): a suite whose tool cannot be installed
+#         is skipped (77). oclgrind is never registered as a driver.
 #   pip:  Intel's CPU OpenCL runtime (intel-opencl-rt + intel-cmplr-lib-rt) into
 #         the project-local prefix .deps/intel (a virtual environment)
 #   icd:  .deps/icd holds one .icd file per driver: the system's (/etc/OpenCL/vendors)
@@ -37,6 +37,7 @@ fuzz_pkgs=(clang libclang-rt-dev)   # tests/fuzz: libFuzzer harnesses built by c
 check_pkgs=(chromium oclgrind python3-jsonschema libxml2-utils strace groff-base)   # tests only: the
 	# report rendered; kernels under a simulator; results documents against their JSON Schema,
 	# JUnit against its XSD; the installed bench's file accesses; the manual pages rendered
+package_pkgs=(dpkg-dev debhelper fakeroot lintian)   # tests only: the Debian package built and checked
 with_intel_gpu=false
 
 log() { printf 'setup: %s\n' "$*" >&2; }
@@ -195,6 +196,8 @@ install_apt "${apt_pkgs[@]}"
 ( install_apt "${fuzz_pkgs[@]}" ) || log "clang not installed: the fuzz suite will be skipped"
 ( install_apt "${check_pkgs[@]}" ) ||
 	log "chromium or oclgrind not installed: their tests will be skipped"
+( install_apt "${package_pkgs[@]}" ) ||
+	log "Debian's packaging tools not installed: the package suite will be skipped"
 install_intel
 register_icds
 asan_registry "$deps/icd"

@@ -7,8 +7,9 @@ Installs the build into a temporary folder, moves the installed prefix elsewhere
 bench finds from its own location can work), checks what was installed (the data, the manual
 pages, the bash completion), then runs the installed bench from a temporary folder: --version,
 info, vecadd on every device, suite quick (short), compare of two documents it wrote, validate
-with a known-issues file named by its installed name, report, and compile without ocloc. Under
-strace, no file of the source or build tree may be opened (the driver registry of
+with a known-issues file named by its installed name, suite --list of an installed suite file,
+report, and compile without ocloc; the installed completion offers the installed known-issues
+names. Under strace, no file of the source or build tree may be opened (the driver registry of
 OCL_ICD_VENDORS and the drivers it names are the test's environment, not bench's). Exit 0, 1
 naming what failed, 77 where meson or strace is missing (the runs are done first).
 """
@@ -147,6 +148,7 @@ def checks(t, bench, data, docs, again, env):
     r = t.run([bench, "validate", "--known-issues", "no-such-name", "--list"], 2, env)
     if ", ".join(names) not in r.stderr:
         fail(f"validate --known-issues no-such-name: the names there ({names}) not in: {r.stderr}")
+    t.run([bench, "suite", "--list", os.path.join(data, "suites", "quick.json")], 0, env)
     page = os.path.join(t.work, "report.html")
     t.run([bench, "report", docs[0], again, "-o", page], 0, env)
     if not os.path.exists(page) or "<svg" not in open(page).read():
@@ -157,6 +159,18 @@ def checks(t, bench, data, docs, again, env):
         r = t.run([bench, "compile", "--target", "pvc", "--benchmark", "vecadd"], 77, bare)
         if "intel-opencl-icd" not in r.stderr or ".deps" in r.stderr:
             fail(f"compile without ocloc: an installed bench's advice wanted: {r.stderr}")
+
+
+def check_completion(prefix, bench, data, work):
+    """The installed completion offers the known-issues names installed beside this bench."""
+    names = {f[:-5] for f in os.listdir(os.path.join(data, "known-issues")) if f.endswith(".json")}
+    script = ('. "$1"; COMP_WORDS=("$2" validate --known-issues ""); COMP_CWORD=3; _bench; '
+              'printf "%s\\n" "${COMPREPLY[@]}"')
+    comp = os.path.join(prefix, "share", "bash-completion", "completions", "bench")
+    r = subprocess.run(["bash", "-c", script, "bash", comp, bench], capture_output=True, text=True,
+                       cwd=work)
+    if not names <= set(r.stdout.split()):
+        fail(f"the installed completion of --known-issues: {sorted(names)} not in {r.stdout.split()}")
 
 
 def main(argv):
@@ -186,6 +200,7 @@ def main(argv):
             bench = os.path.join(moved, "bin", "bench")
             docs, again = runs(t, bench, data, env)
             checks(t, bench, data, docs, again, env)
+            check_completion(moved, bench, data, t.work)
             print(f"{t.runs} runs of the installed bench from {moved}")
     if failures:
         print(f"{len(failures)} failures")

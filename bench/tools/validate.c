@@ -35,9 +35,10 @@ static const struct cli_opt val_cli[] = {
 		  "table goes to stderr)" },
 	{ "junit", "FILE", CLI_STR, VO(junit),
 	  .help = "write JUnit XML: a testsuite per benchmark, a testcase per check" },
-	{ "known-issues", "FILE", CLI_STR, VO(known),
+	{ "known-issues", "FILE|NAME", CLI_STR, VO(known),
 	  .help = "known issues (results/known-issues/README.md): a matching failure is\n"
-		  "expected; a matching check that passes is reported fixed" },
+		  "expected; a matching check that passes is reported fixed. A NAME\n"
+		  "(nvidia, oclgrind) is a file installed with bench" },
 	{ "filter", "GLOB", CLI_STR, VO(filter), .help = "only the checks whose id matches GLOB (vecadd/v4/*)" },
 	{ "exclude", "GLOBS", CLI_STR, VO(exclude),
 	  .help = "leave out the checks whose id matches one of the comma-separated\nGLOBS (api/*,occupancy/*)" },

@@ -82,8 +82,11 @@ void val_plan_rows(struct val_ctx *v);
 void val_plan_api(struct val_ctx *v);
 
 /* ---- validate_out.c ---- */
-/* Reads a known-issues file; exits 2 naming the file and the member at fault. */
-void val_known_load(struct val_ctx *v, const char *path);
+/*
+ * Reads a known-issues file: a path, or a name of the known-issues folder bench carries
+ * ("nvidia"); exits 2 naming the file and the member at fault, or the names there are.
+ */
+void val_known_load(struct val_ctx *v, const char *spec);
 /* Applies the entries that match the device to the outcomes. */
 void val_known_apply(struct val_ctx *v);
 const char *val_res_name(enum val_res r);

@@ -32,8 +32,9 @@ apt_pkgs=(gcc meson ninja-build pkg-config python3 python3-venv ocl-icd-libopenc
 	ocl-icd-opencl-dev opencl-c-headers opencl-headers pocl-opencl-icd clinfo libjansson-dev
 	python3-matplotlib)   # bench report draws its charts with matplotlib
 fuzz_pkgs=(clang libclang-rt-dev)   # tests/fuzz: libFuzzer harnesses built by clang
-check_pkgs=(chromium oclgrind python3-jsonschema libxml2-utils)   # tests only: the report rendered;
-	# kernels under a simulator; results documents against their JSON Schema, JUnit against its XSD
+check_pkgs=(chromium oclgrind python3-jsonschema libxml2-utils cmake)   # tests only: the report
+	# rendered; kernels under a simulator; results documents against their JSON Schema, JUnit against
+	# its XSD; CTest discovering bench validate's checks as GoogleTest tests
 with_intel_gpu=false
 
 log() { printf 'setup: %s\n' "$*" >&2; }

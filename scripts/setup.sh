@@ -3,10 +3,13 @@
 # platforms for the project's runs and tests. Safe to run again: it installs only
 # what is missing, and never replaces, upgrades or registers system-wide a driver.
 #
-#   apt:  build tools, the ICD loader and headers, jansson, PoCL, clinfo, matplotlib (for
-#         bench report); for tests only, clang and its libFuzzer (the fuzz suite),
-#         chromium (the report rendered) and oclgrind (the simulated device): a suite whose
-#         tool cannot be installed is skipped (77). oclgrind is never registered as a driver.
+#   apt:  build tools, the ICD loader and headers (and ocl-icd-dev: the loader's version for
+#         bench --version), jansson, PoCL, clinfo, matplotlib (for bench report); for tests only,
+#         clang and its libFuzzer (the fuzz suite), chromium (the report rendered), oclgrind
+#         (the simulated device), cmake (CTest running bench validate's GoogleTest interface),
+#         strace and groff (the installed bench, its manual pages), and Debian's packaging
+#         tools (the package suite): a suite whose tool cannot be installed is skipped (77).
+#         oclgrind is never registered as a driver.
 #   pip:  Intel's CPU OpenCL runtime (intel-opencl-rt + intel-cmplr-lib-rt) into
 #         the project-local prefix .deps/intel (a virtual environment)
 #   icd:  .deps/icd holds one .icd file per driver: the system's (/etc/OpenCL/vendors)
@@ -29,12 +32,14 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 deps="$root/.deps"
 intel_pkgs=(intel-opencl-rt==2026.2.0 intel-cmplr-lib-rt==2026.2.0)
 apt_pkgs=(gcc meson ninja-build pkg-config python3 python3-venv ocl-icd-libopencl1
-	ocl-icd-opencl-dev opencl-c-headers opencl-headers pocl-opencl-icd clinfo libjansson-dev
-	python3-matplotlib)   # bench report draws its charts with matplotlib
+	ocl-icd-opencl-dev ocl-icd-dev opencl-c-headers opencl-headers pocl-opencl-icd clinfo
+	libjansson-dev python3-matplotlib)   # bench report draws its charts with matplotlib
 fuzz_pkgs=(clang libclang-rt-dev)   # tests/fuzz: libFuzzer harnesses built by clang
-check_pkgs=(chromium oclgrind python3-jsonschema libxml2-utils cmake)   # tests only: the report
-	# rendered; kernels under a simulator; results documents against their JSON Schema, JUnit against
-	# its XSD; CTest discovering bench validate's checks as GoogleTest tests
+check_pkgs=(chromium oclgrind python3-jsonschema libxml2-utils cmake strace groff-base)   # tests
+	# only: the report rendered; kernels under a simulator; results documents against their JSON
+	# Schema, JUnit against its XSD; CTest discovering bench validate's checks as GoogleTest tests;
+	# the installed bench's file accesses; the manual pages rendered
+package_pkgs=(dpkg-dev debhelper fakeroot lintian)   # tests only: the Debian package built and checked
 with_intel_gpu=false
 
 log() { printf 'setup: %s\n' "$*" >&2; }
@@ -193,6 +198,8 @@ install_apt "${apt_pkgs[@]}"
 ( install_apt "${fuzz_pkgs[@]}" ) || log "clang not installed: the fuzz suite will be skipped"
 ( install_apt "${check_pkgs[@]}" ) ||
 	log "chromium or oclgrind not installed: their tests will be skipped"
+( install_apt "${package_pkgs[@]}" ) ||
+	log "Debian's packaging tools not installed: the package suite will be skipped"
 install_intel
 register_icds
 asan_registry "$deps/icd"

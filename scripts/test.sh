@@ -6,18 +6,56 @@
 # The intel-offline suite (every kernel compiled for Intel GPUs by ocloc, from the driver
 # setup.sh unpacks) runs with the others.
 # Ends with one summary line "N passed, N failed, N skipped".
+#
+# test.sh --repeat N [--load K]: the record of stability instead: the cpu, cli, schema and
+# report suites N times each (meson test --repeat) on both CPU platforms, with K busy
+# processes started beside them (default 1: the cores under load), then every test that
+# failed at least once, with its count and the end of a failing run's output.
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
+
+repeat=0 load=1
+usage() { echo "usage: test.sh [--repeat N [--load K]]: $1" >&2; exit 2; }
+while [ $# -gt 0 ]; do
+	case $1 in
+	--repeat) [[ ${2-} =~ ^[1-9][0-9]{0,3}$ ]] || usage "--repeat '${2-}': give 1..9999"
+		repeat=$2; shift 2 ;;
+	--load) [[ ${2-} =~ ^[0-9]{1,2}$ ]] || usage "--load '${2-}': give 0..99 busy processes"
+		load=$2; shift 2 ;;
+	*) usage "unknown argument '$1'" ;;
+	esac
+done
+[ "$repeat" -gt 0 ] || [ "$load" -eq 1 ] || usage "--load goes with --repeat"
+
 "$root/scripts/setup.sh" --intel-gpu-icd || exit 1
 . "$root/scripts/env.sh"
+# A test's timeout guards against a hang, never against a slow run: on a loaded 2-core
+# runner a test may take several times its idle time (each test's own is in its meson.build).
+timeouts="--timeout-multiplier 4"
+
+if [ "$repeat" -gt 0 ]; then
+	"$root/scripts/build.sh" build-ci -Dwerror=true -Dbuildtype=debugoptimized || exit 1
+	hogs=()
+	trap 'kill "${hogs[@]}" 2>/dev/null' EXIT
+	for _ in $(seq 1 "$load"); do
+		sh -c 'while :; do :; done' &
+		hogs+=($!)
+	done
+	log=build-ci/meson-logs/testlog-repeat-default.json
+	rm -f "$log"
+	meson test -C build-ci --setup default --num-processes 2 --repeat "$repeat" $timeouts \
+		--suite cpu --suite cli --suite schema --suite report --logbase testlog-repeat >/dev/null
+	python3 "$root/tests/stability.py" "$log"
+	exit $?
+fi
 
 pass=0 fail=0 skip=0
 run_suite() { # DIR SETUP [meson test args]
 	local dir=$1 setup=$2 rc
 	shift 2
 	rm -f "$dir/meson-logs/testlog-$setup.json"
-	meson test -C "$dir" --setup "$setup" --print-errorlogs --num-processes 2 "$@"
+	meson test -C "$dir" --setup "$setup" --print-errorlogs --num-processes 2 $timeouts "$@"
 	rc=$?
 	read -r p f s < <(python3 "$root/tests/summary.py" "$dir/meson-logs/testlog-$setup.json" ||
 		echo "0 1 0")   # no log: meson could not run the tests

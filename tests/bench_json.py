@@ -13,10 +13,9 @@ Also checks the document's schema: version, tool, command, device, benchmark.
 """
 import argparse
 import json
-import os
-import subprocess
 import sys
-import tempfile
+
+import benchtest as bt
 
 
 def literal(s):
@@ -57,47 +56,44 @@ def main() -> int:
     ap.add_argument("--code", type=int, default=0)
     ap.add_argument("cmd", nargs=argparse.REMAINDER)
     a = ap.parse_args()
-    cmd = a.cmd[1:] if a.cmd and a.cmd[0] == "--" else a.cmd
-    with tempfile.TemporaryDirectory() as d:
-        path = os.path.join(d, "r.json")
-        r = subprocess.run(cmd + ["--json", path], capture_output=True, text=True)
-        errors = []
-        if r.returncode != a.code:
-            errors.append(f"exit code {r.returncode}, expected {a.code}")
-        doc = None
-        if os.path.exists(path):
-            with open(path) as f:
-                doc = json.load(f)
-        else:
-            errors.append("no results document written")
-        if doc is not None:
-            check_schema(doc, errors)
-            pts = doc["points"]
-            if a.points is not None and len(pts) != a.points:
-                errors.append(f"{len(pts)} points, expected {a.points}")
-            if not pts:
-                errors.append("no points")
-            for i, p in enumerate(pts):
-                if a.all_ok and (p["status"] != "ok" or not p["validated"] or "time_ns" not in p):
-                    errors.append(f"point {i}: status {p['status']}, reason {p['reason']!r}")
-                if a.status and p["status"] != a.status:
-                    errors.append(f"point {i}: status {p['status']}, expected {a.status}")
-                for kv in a.param:
-                    k, _, v = kv.partition("=")
-                    if p["params"].get(k) != literal(v):
-                        errors.append(f"point {i}: params.{k} = {p['params'].get(k)!r}, "
-                                      f"expected {literal(v)!r}")
-                for k in a.metric_positive:
-                    v = p.get("metrics", {}).get(k)
-                    if not isinstance(v, (int, float)) or not v > 0:
-                        errors.append(f"point {i}: metrics.{k} = {v!r}")
-        if errors:
-            print("command:", " ".join(cmd))
-            print("\n".join(errors[:40]))
-            print("--- stdout ---\n" + r.stdout + "--- stderr ---\n" + r.stderr)
-            return 1
-        print(r.stdout)
-        return 0
+    cmd = bt.after_dashes(a.cmd)
+    r, doc = bt.run_with_doc(cmd)
+    errors = []
+    if r.code != a.code:
+        errors.append(f"exit code {r.code}, expected {a.code}")
+    if doc is None:
+        errors.append("no results document written")
+    else:
+        check_schema(doc, errors)
+        check_points(a, doc["points"], errors)
+    if errors:
+        print("command:", " ".join(cmd))
+        print("\n".join(errors[:40]))
+        print(r.output())
+        return 1
+    print(r.out)
+    return 0
+
+
+def check_points(a, pts, errors):
+    if a.points is not None and len(pts) != a.points:
+        errors.append(f"{len(pts)} points, expected {a.points}")
+    if not pts:
+        errors.append("no points")
+    for i, p in enumerate(pts):
+        if a.all_ok and (p["status"] != "ok" or not p["validated"] or "time_ns" not in p):
+            errors.append(f"point {i}: status {p['status']}, reason {p['reason']!r}")
+        if a.status and p["status"] != a.status:
+            errors.append(f"point {i}: status {p['status']}, expected {a.status}")
+        for kv in a.param:
+            k, _, v = kv.partition("=")
+            if p["params"].get(k) != literal(v):
+                errors.append(f"point {i}: params.{k} = {p['params'].get(k)!r}, "
+                              f"expected {literal(v)!r}")
+        for k in a.metric_positive:
+            v = p.get("metrics", {}).get(k)
+            if not isinstance(v, (int, float)) or not v > 0:
+                errors.append(f"point {i}: metrics.{k} = {v!r}")
 
 
 if __name__ == "__main__":

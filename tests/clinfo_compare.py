@@ -2,17 +2,16 @@
 """Compares `bench info --json` with `clinfo --raw` for every device both see:
 every property they share must agree, exactly where it is stable (MOVING below is not).
 
-usage: clinfo_compare.py BENCH [--bench-data-limit BYTES]
---bench-data-limit runs bench under that RLIMIT_DATA, which PoCL's global memory follows: the
-memory a driver sees has moved between the two readings, as on a resized virtual machine.
+usage: clinfo_compare.py BENCH [--move-memory]
+--move-memory runs bench under an RLIMIT_DATA below the memory clinfo read (data_limit), which
+PoCL's global memory follows: the memory a driver sees has moved between the two readings, as on
+a resized virtual machine. Exit 77 (skip) where no figure followed it.
 """
-import json
 import re
 import resource
-import resource
-import shutil
-import subprocess
 import sys
+
+import benchtest as bt
 
 ATOMIC = {"CL_DEVICE_ATOMIC_ORDER_RELAXED": "relaxed", "CL_DEVICE_ATOMIC_ORDER_ACQ_REL": "acq_rel",
           "CL_DEVICE_ATOMIC_ORDER_SEQ_CST": "seq_cst", "CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM": "work_item",
@@ -59,22 +58,6 @@ def agrees(prop, want, have):
         return isinstance(have, int) and want > 0 and want / 2 <= have <= want * 2
     return have == want
 
-# Properties a CPU driver derives from the memory the system has at the moment it is asked, so
-# two processes (clinfo, then bench) may read different values. PoCL 3.1 reports a share of the
-# memory hwloc finds (3/4 of it up to 7 GiB, all but 2 GiB above; capped by RLIMIT_DATA) and a
-# maximum allocation of a quarter of that rounded up to a power of two; Intel's CPU runtime
-# reports MemTotal. On a virtual machine whose memory is resized (balloon, hot-plug in 128 MiB
-# blocks) these move: PoCL's global memory read 4701118464 then 4801781760 bytes, 96 MiB (3/4 of
-# 128 MiB) apart. They must agree within a factor of two, which still catches reading the wrong
-# property or unit.
-MOVING = {"CL_DEVICE_GLOBAL_MEM_SIZE", "CL_DEVICE_MAX_MEM_ALLOC_SIZE"}
-
-
-def agrees(prop, want, have):
-    if prop in MOVING:
-        return isinstance(have, int) and want > 0 and want / 2 <= have <= want * 2
-    return have == want
-
 
 def parse_clinfo(text):
     platforms, props = {}, {}
@@ -99,23 +82,16 @@ def data_limit(props):
 
 
 def main() -> int:
-    if not shutil.which("clinfo"):
-        print("clinfo is not installed (scripts/setup.sh installs it)")
-        return 1
-    raw = subprocess.run(["clinfo", "--raw"], capture_output=True, text=True).stdout
-    platforms, props = parse_clinfo(raw)
+    if not bt.find_tool("clinfo"):
+        bt.fail("clinfo is not installed (scripts/setup.sh installs it)")
+    platforms, props = parse_clinfo(bt.run(["clinfo", "--raw"]).out)
     limit = data_limit(props) if "--move-memory" in sys.argv[2:] else None
-    out = subprocess.run([sys.argv[1], "info", "--json"], capture_output=True, text=True,
-                         preexec_fn=(lambda: resource.setrlimit(resource.RLIMIT_DATA, (limit, limit)))
-                         if limit else None)
-    if out.returncode != 0:
-        print(out.stderr)
-        return 1
-    errors, compared, moved = [], 0, 0
-    for d in json.loads(out.stdout):
+    devices = bt.bench_info(sys.argv[1], preexec_fn=(
+        lambda: resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))) if limit else None)
+    compared, moved = 0, 0
+    for d in devices:
         tags = platforms.get(d["platform"], [])
-        if not tags:
-            errors.append(f"clinfo lists no platform {d['platform']!r}")
+        if not bt.check(tags, f"clinfo lists no platform {d['platform']!r}"):
             continue
         p = props.get((tags[0], d["device_index"]), {})
         for prop, (key, conv) in FIELDS.items():
@@ -124,21 +100,19 @@ def main() -> int:
             want = conv(p[prop])
             have = d.get(key)
             have = NORMALISE.get(key, lambda x: x)(have) if have is not None else None
-            if not agrees(prop, want, have):
-                errors.append(f"{d['name']} [{d['platform']}]: {prop}: clinfo {want!r}, bench {have!r}"
-                              + (" (beyond a factor of two)" if prop in MOVING else ""))
-            elif have != want:
+            ok = agrees(prop, want, have)
+            bt.check(ok, f"{d['name']} [{d['platform']}]: {prop}: clinfo {want!r}, bench {have!r}"
+                     + (" (beyond a factor of two)" if prop in MOVING else ""))
+            if ok and have != want:
                 print(f"{d['name']} [{d['platform']}]: {prop} moved: clinfo {want}, bench {have}")
                 moved += 1
             compared += 1
         print(f"{d['name']} [{d['platform']}]: compared {len([f for f in FIELDS if f in p])} properties")
-    if compared == 0:
-        errors.append("nothing compared")
-    print("\n".join(errors))
-    if not errors and limit and not moved:
-        print(f"skipped: no memory figure followed RLIMIT_DATA = {limit} bytes")
-        return 77
-    return 1 if errors else 0
+    bt.check(compared > 0, "nothing compared")
+    if not bt.errors and limit and not moved:
+        bt.skip(f"no memory figure followed RLIMIT_DATA = {limit} bytes")
+    return bt.verdict()
+
 
 if __name__ == "__main__":
     sys.exit(main())

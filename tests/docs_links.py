@@ -13,6 +13,8 @@ import os
 import re
 import sys
 
+import benchtest as bt
+
 INLINE = re.compile(r'!?\[(?:[^\[\]]|\[[^\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)')
 REFDEF = re.compile(r'^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s+["\'(].*)?$')
 HEADING = re.compile(r'^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$')
@@ -125,14 +127,9 @@ def main(argv):
         sys.stderr.write(__doc__.strip().split('\n')[-1] + '\n')
         return 2
     root = argv[1] if len(argv) == 2 else os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    broken = check(root)
-    for b in broken:
-        print(b)
-    if broken:
-        print('%d broken link(s)' % len(broken))
-        return 1
-    print('every relative link and anchor resolves (%d pages)' % len(pages(root)))
-    return 0
+    for b in check(root):
+        bt.check(False, b)
+    return bt.verdict('every relative link and anchor resolves (%d pages)' % len(pages(root)))
 
 
 if __name__ == '__main__':

@@ -10,15 +10,12 @@ afterwards (without following a link): chr, fifo, link, file or dir. @TMPDIR@ in
 earlier run that was killed cannot decide this one.
 """
 import argparse
-import glob
-import json
 import os
 import re
-import shutil
 import stat
-import subprocess
 import sys
-import tempfile
+
+import benchtest as bt
 
 
 def main() -> int:
@@ -37,19 +34,15 @@ def main() -> int:
                          "the most the option allows (the device's limit lies beyond it)")
     ap.add_argument("cmd", nargs=argparse.REMAINDER)
     a = ap.parse_args()
-    tmp = tempfile.mkdtemp(prefix="bench-expect-")
-    try:
+    with bt.tmpdir(prefix="bench-expect-", ignore_errors=True) as tmp:
         return run(a, tmp)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def limits(bench, device):
     """The device's memory limits as the values the placeholders stand for; None to skip.
     A CPU driver reports limits that follow the memory free when asked (PoCL), so a test of
     a size above them takes the size from the device, never a fixed number."""
-    r = subprocess.run([bench, "info", "--json", "--device", device], capture_output=True, text=True)
-    d = json.loads(r.stdout)[0]
+    d = bt.bench_info(bench, device)[0]
     alloc, glob_mem = d["max_alloc_bytes"], d["global_mem_bytes"]
     v = {"@MAX_ALLOC@": alloc, "@TWICE_MAX_ALLOC@": 2 * alloc,
          "@SCALE_ABOVE_ALLOC@": 2 * alloc // 65536,   # atomics: a counter buffer of scale x 64 KiB
@@ -60,7 +53,7 @@ def limits(bench, device):
 
 
 def run(a, tmp) -> int:
-    cmd = [c.replace("@TMPDIR@", tmp) for c in (a.cmd[1:] if a.cmd and a.cmd[0] == "--" else a.cmd)]
+    cmd = [c.replace("@TMPDIR@", tmp) for c in bt.after_dashes(a.cmd)]
     if a.limits and any("@" in c for c in cmd):
         lim = limits(cmd[0], a.limits)
         for k, x in lim.items():
@@ -73,40 +66,26 @@ def run(a, tmp) -> int:
                 return 77
             cmd = [c.replace(k, x) for c in cmd] if x else cmd
             a.stderr = [p.replace(k, x) for p in a.stderr] if x else a.stderr
-    env = dict(os.environ)
-    for kv in a.env:
-        k, _, v = kv.partition("=")
-        env[k] = v
-    r = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=None)
-    ok = True
-    if r.returncode != a.code:
-        print(f"exit code {r.returncode}, expected {a.code}")
-        ok = False
+    r = bt.run(cmd, env={k: v for k, _, v in (kv.partition("=") for kv in a.env)})
+    bt.check(r.code == a.code, f"exit code {r.code}, expected {a.code}")
     for pat in a.stderr:
-        if not re.search(pat, r.stderr, re.DOTALL):
-            print(f"stderr does not match {pat!r}")
-            ok = False
+        bt.check(re.search(pat, r.err, re.DOTALL), f"stderr does not match {pat!r}")
     for pat in a.stdout:
-        if not re.search(pat, r.stdout, re.DOTALL):
-            print(f"stdout does not match {pat!r}")
-            ok = False
+        bt.check(re.search(pat, r.out, re.DOTALL), f"stdout does not match {pat!r}")
     for path in (p.replace("@TMPDIR@", tmp) for p in a.no_file):
-        left = ([path] if os.path.exists(path) else []) + glob.glob(path + ".tmp.*")
-        if left:
-            print(f"left behind: {left}")
-            ok = False
+        left = ([path] if os.path.exists(path) else []) + bt.temp_files(path)
+        bt.check(not left, f"left behind: {left}")
     kinds = {"chr": stat.S_ISCHR, "fifo": stat.S_ISFIFO, "link": stat.S_ISLNK,
              "file": stat.S_ISREG, "dir": stat.S_ISDIR}
     for pk in a.kinds:
         path, _, kind = pk.replace("@TMPDIR@", tmp).rpartition(":")
         mode = os.lstat(path).st_mode if os.path.lexists(path) else None
-        if mode is None or not kinds[kind](mode):
-            print(f"{path} is not a {kind} afterwards (mode {mode and oct(mode)})")
-            ok = False
-    if not ok:
+        bt.check(mode is not None and kinds[kind](mode),
+                 f"{path} is not a {kind} afterwards (mode {mode and oct(mode)})")
+    if bt.errors:
         print("command:", " ".join(cmd))
-        print("--- stdout ---\n" + r.stdout + "--- stderr ---\n" + r.stderr)
-    return 0 if ok else 1
+        print(r.output())
+    return bt.verdict()
 
 
 if __name__ == "__main__":

@@ -13,6 +13,8 @@ import glob
 import os
 import sys
 
+import benchtest as bt
+
 
 def drivers(folder):
     out = {}
@@ -25,9 +27,8 @@ def drivers(folder):
 def main() -> int:
     reg = os.environ.get("OCL_ICD_VENDORS", "")
     if not os.path.isdir(reg):
-        print(f"OCL_ICD_VENDORS={reg!r} is not a registry folder (run scripts/setup.sh)")
-        return 1
-    name, have, errors = os.path.basename(reg.rstrip("/")), drivers(reg), []
+        bt.fail(f"OCL_ICD_VENDORS={reg!r} is not a registry folder (run scripts/setup.sh)")
+    name, have = os.path.basename(reg.rstrip("/")), drivers(reg)
     print(f"{reg}: {', '.join(f'{k} ({v})' for k, v in have.items())}")
     if name.endswith("-asan"):
         full = drivers(reg[:-len("-asan")])
@@ -35,23 +36,21 @@ def main() -> int:
             left = fh.read()
         print("left out:\n" + (left or "nothing\n"), end="")
         for icd, lib in full.items():
-            if icd not in have and icd not in left:
-                errors.append(f"{icd} ({lib}) is neither registered nor named in LEFT-OUT")
-        errors += [f"{icd} ({lib}) is registered: it aborts a process built with "
-                   "AddressSanitizer" for icd, lib in have.items() if "libigdrcl" in lib]
+            bt.check(icd in have or icd in left,
+                     f"{icd} ({lib}) is neither registered nor named in LEFT-OUT")
+        for icd, lib in have.items():
+            bt.check("libigdrcl" not in lib, f"{icd} ({lib}) is registered: it aborts a process "
+                     "built with AddressSanitizer")
     elif name == "icd-intel-gpu":
         gpu = [lib for lib in have.values() if "libigdrcl" in lib]
-        if not gpu:
-            errors.append("Intel's GPU driver (libigdrcl.so) is not registered")
+        bt.check(gpu, "Intel's GPU driver (libigdrcl.so) is not registered")
         for lib in gpu:
             try:
                 ctypes.CDLL(lib)
             except OSError as e:
-                errors.append(f"Intel's GPU driver does not load: {e}")
-    if len(have) < 2:
-        errors.append(f"{len(have)} driver(s) registered: both CPU platforms are expected")
-    print("\n".join(errors))
-    return 1 if errors else 0
+                bt.check(False, f"Intel's GPU driver does not load: {e}")
+    bt.check(len(have) >= 2, f"{len(have)} driver(s) registered: both CPU platforms are expected")
+    return bt.verdict()
 
 
 if __name__ == "__main__":

@@ -11,11 +11,9 @@ longer has the mutated code must get a new mutant, not a silent pass. @TMPDIR@ i
 folder of this run, removed after it.
 """
 import argparse
-import os
-import shutil
-import subprocess
 import sys
-import tempfile
+
+import benchtest as bt
 
 
 def main():
@@ -28,30 +26,16 @@ def main():
     ap.add_argument("--expect", action="append", required=True)
     ap.add_argument("cmd", nargs=argparse.REMAINDER)
     a = ap.parse_args()
-    cmd = a.cmd[1:] if a.cmd and a.cmd[0] == "--" else a.cmd
-    with tempfile.TemporaryDirectory() as d:
-        for f in os.listdir(a.kernels):
-            if f.endswith((".cl", ".h")):
-                shutil.copy(os.path.join(a.kernels, f), d)
-        path = os.path.join(d, a.file)
-        with open(path) as f:
-            src = f.read()
-        if a.find not in src:
-            print(f"{a.file} no longer has the code this mutant changes:\n{a.find}")
-            return 1
-        line = src[:src.index(a.find)].count("\n") + 1
-        a.expect = [m.replace("@LINE@", str(line)) for m in a.expect]
-        with open(path, "w") as f:
-            f.write(src.replace(a.find, a.replace, 1))
-        cmd = [c.replace("@TMPDIR@", d) for c in cmd]
-        r = subprocess.run(cmd + ["--kernels", d], capture_output=True, text=True)
-    out = r.stdout + r.stderr
-    missing = [m for m in a.expect if m not in out]
-    if r.returncode != a.code or missing:
-        print(f"exit code {r.returncode} (expected {a.code}); missing messages: {missing}")
-        print("--- stdout ---\n" + r.stdout + "--- stderr ---\n" + r.stderr)
-        return 1
-    print(f"the mutant was caught (exit {r.returncode}):\n{out}")
+    cmd = bt.after_dashes(a.cmd)
+    with bt.tmpdir() as d:
+        line = bt.kernels_copy(a.kernels, d, a.file, a.find, a.replace)
+        expect = [m.replace("@LINE@", str(line)) for m in a.expect]
+        r = bt.run([c.replace("@TMPDIR@", d) for c in cmd] + ["--kernels", d])
+    out = r.out + r.err
+    missing = [m for m in expect if m not in out]
+    if r.code != a.code or missing:
+        bt.fail(f"exit code {r.code} (expected {a.code}); missing messages: {missing}", r, None)
+    print(f"the mutant was caught (exit {r.code}):\n{out}")
     return 0
 
 

@@ -145,17 +145,29 @@ static const struct cli_opt *shared_table(const struct cli_opt *t, size_t n, uns
 	return out;
 }
 
-void bench_usage(const struct bench_cmd *cmd, FILE *f)
+void bench_usage_shared(const struct bench_cmd *cmd,
+			void (*fn)(const struct cli_opt *opts, const char *group, void *arg), void *arg)
 {
 	struct cli_opt common[N_COMMON], sg[N_SG];
 
+	if (cmd->flags & BENCH_SG)
+		fn(shared_table(sg_cli, N_SG, cmd->flags, sg), "sub-groups", arg);
+	if (cmd->flags & BENCH_DEVICE)
+		fn(shared_table(common_cli, N_COMMON, cmd->flags, common), "shared", arg);
+}
+
+static void print_table(const struct cli_opt *opts, const char *group, void *f)
+{
+	(void)group;
+	cli_print_opts(f, opts);
+}
+
+void bench_usage(const struct bench_cmd *cmd, FILE *f)
+{
 	fputs(cmd->synopsis, f);
 	if (cmd->opts)
 		cli_print_opts(f, cmd->opts);
-	if (cmd->flags & BENCH_SG)
-		cli_print_opts(f, shared_table(sg_cli, N_SG, cmd->flags, sg));
-	if (cmd->flags & BENCH_DEVICE)
-		cli_print_opts(f, shared_table(common_cli, N_COMMON, cmd->flags, common));
+	bench_usage_shared(cmd, print_table, f);
 }
 
 static const struct bench_cmd *usage_cmd;

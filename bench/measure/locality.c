@@ -611,7 +611,7 @@ static void loc_builds(struct bench_builds *b)
 /*
  * Two parts of the device (a context holds them both): one compute unit each where it can
  * be split by counts, halves where equally, its NUMA domains (a GPU's stacks) where by
- * affinity; a device that cannot be split is checked as it is, and the run says why it skips.
+ * affinity; a device that cannot be split has no check.
  */
 static void loc_checks(struct bench_check_plan *p)
 {
@@ -625,6 +625,8 @@ static void loc_checks(struct bench_check_plan *p)
 		snprintf(split, sizeof(split), " --sub-devices equally:%u", d->compute_units / 2);
 	else if (d->part_domains & CL_DEVICE_AFFINITY_DOMAIN_NUMA)
 		snprintf(split, sizeof(split), " --sub-devices numa");
+	else
+		return;   /* one device that cannot be split: nothing of its own to read across */
 	snprintf(c.args, sizeof(c.args), "--size 1Mi --loads 2048%s", split);
 	snprintf(c.desc, sizeof(c.desc), "a buffer on each of two parts of the device, streamed and "
 		 "chased from both: every read's sum and every chase's end checked");

@@ -106,21 +106,29 @@ static bool grow(struct bench_run *r, cl_mem *m, void **host, size_t *cap, size_
 }
 
 /* The kernel's chain for each of the 1024 seeds (kernels/occupancy.cl). */
-static void chains(struct probe_bufs *b, unsigned spin)
+static void chains(struct probe_bufs *b, unsigned spin, size_t items)
 {
-	if (b->chain_spin == spin)
+	uint32_t n = items < 1024 ? (uint32_t)items : 1024;   /* the chains the launch uses */
+	uint32_t *v = b->chain;
+
+	if (b->chain_spin == spin && b->chain_n >= n)
 		return;
-	for (uint32_t i = 0; i < 1024; i++) {
-		uint32_t v = i * 2654435761u + 1u;
-		for (uint32_t j = 0; j < spin; j++) {
-			v ^= v << 13;
-			v ^= v >> 17;
-			v ^= v << 5;
-			v += j;
+	for (uint32_t i = 0; i < n; i++)
+		v[i] = i * 2654435761u + 1u;
+	/* round by round across the chains: the rounds of one chain depend on each other, the
+	 * chains do not, so the inner loop runs in vector lanes (a long spin is checked fast) */
+	for (uint32_t j = 0; j < spin; j++) {
+#pragma omp simd
+		for (uint32_t i = 0; i < n; i++) {
+			uint32_t x = v[i];
+			x ^= x << 13;
+			x ^= x >> 17;
+			x ^= x << 5;
+			v[i] = x + j;
 		}
-		b->chain[i] = v;
 	}
 	b->chain_spin = spin;
+	b->chain_n = n;
 }
 
 /* Counters and states zeroed, outputs poisoned, arguments set. */
@@ -182,7 +190,7 @@ static bool validate(struct probe_bufs *b, const struct probe_cfg *cfg, unsigned
 				 b->hstate[g] & 0xffff, b->hstate[g] >> 16, wg);
 			return false;
 		}
-	chains(b, spin);
+	chains(b, spin, groups * wg);
 	for (size_t i = 0; i < groups * wg; i++) {
 		size_t lid = i % wg;
 		uint32_t want = (b->chain[i % 1024] ^ (uint32_t)i) +

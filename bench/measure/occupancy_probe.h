@@ -63,8 +63,9 @@ struct probe_bufs {
 	size_t groups_cap, items_cap;
 	int32_t *hstate;
 	uint32_t *hout;
-	uint32_t chain[1024];    /* reference chains for chain_spin */
+	uint32_t chain[1024];    /* reference chains for chain_spin: the first chain_n */
 	unsigned chain_spin;
+	uint32_t chain_n;
 };
 
 /* What one validated probe launch recorded (kernels/occupancy.cl defines both counts). */

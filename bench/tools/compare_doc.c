@@ -300,19 +300,65 @@ static char *point_key(const char *bench, const char *device, int together, json
 	return key;
 }
 
-static void check_point(struct cmp_doc *d, size_t i, const char *doc_bench)
+static void check_point_at(struct cmp_doc *d, struct cmp_point *p, json_t *pt, const char *at,
+			   const char *doc_bench);
+
+/* run_spread (a baseline of several runs: bench baseline): the runs and their spread. */
+static void check_spread(struct cmp_doc *d, struct cmp_point *p, json_t *v, const char *at)
+{
+	char f[256];
+	json_t *x;
+
+	snprintf(f, sizeof(f), "%s.run_spread.runs", at);
+	x = member(d->path, f, v, "runs", JSON_INTEGER, true);
+	if (json_integer_value(x) < 2)
+		bad(d->path, f, "%lld: a spread needs two runs or more", (long long)json_integer_value(x));
+	p->spread_runs = (size_t)json_integer_value(x);
+	snprintf(f, sizeof(f), "%s.run_spread.spread_pct", at);
+	x = member(d->path, f, v, "spread_pct", JSON_REAL, true);
+	p->spread_pct = json_number_value(x);
+	if (!isfinite(p->spread_pct) || p->spread_pct < 0)
+		bad(d->path, f, "%g: a spread is a percentage, not negative", p->spread_pct);
+}
+
+/* attempts (bench suite's confirmation): the point measured again, each a point of its own. */
+static void check_attempts(struct cmp_doc *d, struct cmp_point *p, json_t *a, const char *at)
+{
+	char f[256];
+
+	p->n_attempts = json_array_size(a);
+	if (!(p->attempts = calloc(p->n_attempts ? p->n_attempts : 1, sizeof(*p->attempts))))
+		cli_die(EXIT_FAIL, "out of host memory");
+	for (size_t k = 0; k < p->n_attempts; k++) {
+		json_t *x = json_array_get(a, k);
+		snprintf(f, sizeof(f), "%s.attempts[%zu]", at, k);
+		if (!json_is_object(x))
+			bad(d->path, f, "is not an object");
+		if (json_object_get(x, "attempts"))
+			bad(d->path, f, "an attempt holds attempts of its own");
+		check_point_at(d, &p->attempts[k], x, f, p->bench);   /* its point's benchmark */
+		char *ka = point_key(p->attempts[k].bench, NULL, -1, p->attempts[k].params);
+		char *kp = point_key(p->bench, NULL, -1, p->params);
+		bool same = strcmp(ka, kp) == 0;
+		free(ka);
+		free(kp);
+		if (!same)
+			bad(d->path, f, "params differ from its point's: an attempt measures the same point");
+	}
+}
+
+static void check_point_at(struct cmp_doc *d, struct cmp_point *p, json_t *pt, const char *at,
+			   const char *doc_bench)
 {
 	static const char *const statuses[] = { "ok", "failed", "skipped" };
-	struct cmp_point *p = &d->pts[i];
-	json_t *pt = json_array_get(json_object_get(d->root, "points"), i), *t, *v;
-	char at[64], f[256];
+	json_t *t, *v;
+	char f[256];
 	size_t k;
 
-	snprintf(at, sizeof(at), "points[%zu]", i);
 	if (!json_is_object(pt))
 		bad(d->path, at, "is not an object");
-	p->index = i;
 	p->pt = pt;
+	p->spread_pct = -1;
 	snprintf(f, sizeof(f), "%s.benchmark", at);
 	p->bench = string_member(d->path, f, pt, "benchmark", false);
 	if (!p->bench && !(p->bench = doc_bench))
@@ -340,12 +386,28 @@ static void check_point(struct cmp_doc *d, size_t i, const char *doc_bench)
 		snprintf(f, sizeof(f), "%s.measured.resident_wg", at);
 		member(d->path, f, v, "resident_wg", JSON_INTEGER, false);
 	}
+	snprintf(f, sizeof(f), "%s.run_spread", at);
+	if ((v = member(d->path, f, pt, "run_spread", JSON_OBJECT, false)))
+		check_spread(d, p, v, at);
+	snprintf(f, sizeof(f), "%s.attempts", at);
+	if ((v = member(d->path, f, pt, "attempts", JSON_ARRAY, false)))
+		check_attempts(d, p, v, at);
 	snprintf(f, sizeof(f), "%s.device", at);
 	if ((p->device = string_member(d->path, f, pt, "device", false)))
 		d->several = true;
 	snprintf(f, sizeof(f), "%s.concurrent", at);
 	v = member(d->path, f, pt, "concurrent", JSON_TRUE, false);
 	p->concurrent = v ? json_is_true(v) : -1;
+}
+
+static void check_point(struct cmp_doc *d, size_t i, const char *doc_bench)
+{
+	struct cmp_point *p = &d->pts[i];
+	char at[64];
+
+	snprintf(at, sizeof(at), "points[%zu]", i);
+	p->index = i;
+	check_point_at(d, p, json_array_get(json_object_get(d->root, "points"), i), at, doc_bench);
 	p->key = point_key(p->bench, NULL, -1, p->params);
 }
 
@@ -362,12 +424,22 @@ void cmp_doc_keys(struct cmp_doc *d, bool with_device)
 
 void cmp_doc_load(struct cmp_doc *d, const char *path)
 {
+	cmp_doc_from_json(d, parse(path), path);
+}
+
+char *cmp_point_key(const char *bench, json_t *params)
+{
+	return point_key(bench, NULL, -1, params);
+}
+
+void cmp_doc_from_json(struct cmp_doc *d, json_t *root, const char *path)
+{
 	json_t *v, *dev, *points;
 	const char *doc_bench, *kind;
 
 	memset(d, 0, sizeof(*d));
 	d->path = path;
-	d->root = parse(path);
+	d->root = root;
 	if (!json_is_object(d->root))
 		bad(path, NULL, "not a results document: the top level is not an object");
 	if ((kind = string_member(path, "kind", d->root, "kind", false)) && strcmp(kind, "results") != 0)
@@ -407,12 +479,20 @@ void cmp_doc_load(struct cmp_doc *d, const char *path)
 		check_point(d, i, doc_bench);
 }
 
+/* Frees what a point owns, its attempts' too. */
+static void point_free(struct cmp_point *p)
+{
+	for (size_t k = 0; k < p->n_attempts; k++)
+		point_free(&p->attempts[k]);
+	free(p->attempts);
+	free(p->samples);
+	free(p->key);
+}
+
 void cmp_doc_free(struct cmp_doc *d)
 {
-	for (size_t i = 0; i < d->n; i++) {
-		free(d->pts[i].samples);
-		free(d->pts[i].key);
-	}
+	for (size_t i = 0; i < d->n; i++)
+		point_free(&d->pts[i]);
 	free(d->pts);
 	json_decref(d->root);
 	memset(d, 0, sizeof(*d));

@@ -1,8 +1,7 @@
 /*
- * bench compare: what its files share. compare.c is the command (options, matching,
- * verdicts), compare_doc.c reads and checks results documents (bench export reads
- * them with it too), compare_out.c writes the table, the compare document, JUnit and
- * Markdown.
+ * Results documents as bench compare, bench baseline, bench export and bench suite read
+ * them (compare_doc.c): read and checked, each point's times, clock probe, learned band and
+ * re-measurements ready to judge (verdict.h).
  */
 #ifndef BENCH_COMPARE_DOC_H
 #define BENCH_COMPARE_DOC_H
@@ -57,6 +56,12 @@ struct cmp_point {
 	double *samples;           /* time_ns.samples; NULL: the point has no timings */
 	size_t n;
 	double median;             /* time_ns.median, ns */
+	/* run_spread.spread_pct: a baseline's run-to-run spread of this point, % (< 0: none) */
+	double spread_pct;
+	size_t spread_runs;        /* run_spread.runs */
+	/* attempts: the point measured again (bench suite's confirmation), each a point */
+	struct cmp_point *attempts;
+	size_t n_attempts;
 	/* clock_probe_ns: its times before and after, each side's least and most (0: none) */
 	double probe_lo[2], probe_hi[2], probe_med;
 	char *key;                 /* benchmark (its device where the comparison has several)
@@ -86,6 +91,10 @@ struct cmp_doc {
  * a NaN, a time that is not positive.
  */
 void cmp_doc_load(struct cmp_doc *d, const char *path);
+/* The same for a document in memory (its reference taken; path names it in messages). */
+void cmp_doc_from_json(struct cmp_doc *d, json_t *root, const char *path);
+/* The key a point of bench with params is matched by (its params less the ignored members). */
+char *cmp_point_key(const char *bench, json_t *params);
 void cmp_doc_free(struct cmp_doc *d);
 /*
  * The match keys of d's points: with devices (a point's own, or else the document's), where
@@ -97,60 +106,7 @@ void cmp_slug(const char *s, char *out, size_t len);
 /* "nvidia-h100-80gb-hbm3--gpu.json": the baseline file name for a document. */
 void cmp_baseline_name(const struct cmp_doc *d, char *buf, size_t len);
 
-#define CMP_MAX_NOISE_FOR 64
-
-struct cmp_noise_for {
-	const char *bench;         /* argv's string, up to the '=' */
-	size_t len;
-	double pct;
-};
-
-struct compare_opts {
-	struct cli_operands operands;
-	double alpha;              /* --alpha */
-	double noise_pct;          /* --noise, percent */
-	struct cmp_noise_for noise_for[CMP_MAX_NOISE_FOR];
-	size_t n_noise_for;
-	bool allow_different_device;
-	const char *baseline_dir;
-	const char *json_path, *junit_path, *markdown_path;
-	bool quiet;
-};
-
-/* One row of the comparison: a matched pair, or a point on one side only. */
-struct cmp_row {
-	const struct cmp_point *base, *new_;
-	enum cmp_verdict verdict;
-	char params[512];          /* the parameters that tell the benchmark's points apart */
-	double noise_pct;
-	bool have_ratio, have_test;
-	double ratio, lo, hi;      /* median(new) / median(base) and its bootstrap interval */
-	double u, p;
-	const char *p_method;
-	bool significant, outside_noise;
-	double probe_ratio;        /* the clock probe's NEW / BASE (0: not both probed) */
-	json_t *changed;           /* [{field, base, new}], owned */
-	char notes[1024];
-};
-
-struct cmp_result {
-	const struct compare_opts *o;
-	struct cmp_doc base, new_;
-	/* the suite's noise bands: NEW's map where it has one, else BASE's (NULL: none) */
-	const struct cmp_doc *noise_from;
-	struct cmp_row *rows;
-	size_t n;
-	unsigned counts[CMP_N_VERDICTS];
-	int exit_code;
-};
-
-/* "regressed", ... (compare_doc.c). */
+/* "regressed", ... */
 const char *cmp_verdict_name(enum cmp_verdict v);
-
-/* The views (compare_out.c). */
-void cmp_print(const struct cmp_result *c, FILE *f);
-json_t *cmp_json(const struct cmp_result *c);
-char *cmp_junit(const struct cmp_result *c);
-char *cmp_markdown(const struct cmp_result *c);
 
 #endif

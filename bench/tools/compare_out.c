@@ -3,7 +3,7 @@
  * table, the compare document (results/README.md), JUnit XML and Markdown.
  */
 #include "boot.h"
-#include "compare_doc.h"
+#include "verdict.h"
 #include "results.h"
 #include "table.h"
 
@@ -215,7 +215,13 @@ static json_t *row_json(const struct cmp_row *r)
 	json_object_set_new(j, "significant", r->have_test ? json_boolean(r->significant) : json_null());
 	json_object_set_new(j, "outside_noise", r->have_test ? json_boolean(r->outside_noise) : json_null());
 	json_object_set_new(j, "noise_pct", json_real(r->noise_pct));
+	json_object_set_new(j, "band_from", json_string(r->band_from ? r->band_from : "--noise"));
 	json_object_set_new(j, "clock_probe_ratio", real_or_null(r->probe_ratio > 0, r->probe_ratio));
+	json_object_set_new(j, "probe_units", json_boolean(r->probe_units));
+	json_t *att = json_array();
+	for (size_t i = 0; i < r->n_attempts; i++)
+		json_array_append_new(att, json_string(cmp_verdict_name(r->attempt[i])));
+	json_object_set_new(j, "attempts", att);
 	json_object_set_new(j, "changed", r->changed ? json_incref(r->changed) : json_array());
 	return j;
 }
@@ -245,7 +251,8 @@ static json_t *settings_json(const struct cmp_result *c)
 		json_object_set_new(nf, k, json_real(c->o->noise_for[i].pct));
 	}
 	snprintf(seed, sizeof(seed), "0x%016llx", (unsigned long long)BOOT_SEED);
-	return json_pack("{s:s, s:f, s:i, s:{s:s, s:f, s:i, s:s}, s:f, s:o, s:O?, s:s?, s:o, s:o, s:b}",
+	return json_pack("{s:s, s:f, s:i, s:{s:s, s:f, s:i, s:s}, s:f, s:o, s:O?, s:s?, s:o, s:o, s:b, "
+			 "s:f, s:f, s:s, s:s}",
 			 "test", "Mann-Whitney U, two-sided, exact (conditional on ties)",
 			 "alpha", c->o->alpha, "min_reps", CMP_MIN_REPS,
 			 "interval", "method", "percentile bootstrap of median(new) / median(base)",
@@ -254,7 +261,13 @@ static json_t *settings_json(const struct cmp_result *c)
 			 "noise_suite", c->noise_from ? c->noise_from->noise : NULL,
 			 "noise_suite_from", c->noise_from ? (c->noise_from == &c->new_ ? "new" : "base") : NULL,
 			 "ignored_params", ign, "compared_outcomes", out,
-			 "allow_different_device", c->o->allow_different_device);
+			 "allow_different_device", c->o->allow_different_device,
+			 "noise_floor_pct", c->o->floor_pct, "spread_mult", c->o->spread_mult,
+			 "equivalence", "unchanged only where the interval lies within the band; "
+			 "otherwise inconclusive unless significant and wholly outside it",
+			 "clock_gate", "a clock probe moved between the documents the same way as the "
+			 "point: judged in probe units (a change the clock accounts for: inconclusive); "
+			 "moved the other way: no excuse; moved within a point: inconclusive");
 }
 
 json_t *cmp_json(const struct cmp_result *c)

@@ -6,7 +6,7 @@
  * entry. Interrupts and hung points write what was measured, as a single run does.
  */
 #include "compare_doc.h"
-#include "tool.h"
+#include "suite_confirm.h"
 #include "suite_file.h"
 
 #include <errno.h>
@@ -20,6 +20,8 @@ struct suite_opts {
 	struct cli_operands operands; /* NAME|FILE */
 	const char *out_dir;          /* -o DIR */
 	bool list;                    /* --list */
+	const char *baseline;         /* --baseline FILE: judged against it, changes confirmed */
+	unsigned confirm;             /* --confirm N: re-measurements of a change at the most */
 };
 
 /* A suite's run: its session, the documents of the entries run so far, the outputs. */
@@ -35,6 +37,7 @@ struct suite_run {
 	struct res_out json, csv, dir_suite, *dir_entry;
 	char *dir_suite_path;
 	bool running;                 /* entries are being run: an exit writes what there is */
+	struct suite_confirm confirm; /* --baseline (path NULL: none) */
 };
 
 /* The run whose reserved files an early exit removes. */
@@ -335,6 +338,48 @@ static int run_entries(struct suite_run *sr)
 	return rc;
 }
 
+/*
+ * --baseline: up to --confirm rounds, the entries holding an unsettled point run again, their
+ * new points the flagged points' attempts; then the verdicts (an exit code: 1 where a point
+ * regressed or failed).
+ */
+static int confirm_rounds(struct suite_run *sr)
+{
+	bool *again = bench_zalloc(sr->su.n * sizeof(*again));
+	int rc;
+
+	for (unsigned round = 0; round < sr->confirm.rounds && !watch_signal(); round++) {
+		json_t *doc = suite_json(sr);
+		size_t n = confirm_flag(&sr->confirm, doc, again, sr->done);
+		json_decref(doc);
+		if (!n)
+			break;
+		for (size_t i = 0; i < sr->done && !watch_signal(); i++) {
+			json_t *rerun = NULL;
+			if (!again[i])
+				continue;
+			suite_entry_reparse(&sr->su, i);
+			bench_shared_override(sr->su.e[i].job.shared, &sr->o->shared,
+					      sr->su.e[i].job.cmd->flags & BENCH_SG);
+			if (!sr->o->shared.co.quiet)
+				printf("\n== suite %s: entry %zu again, round %u of %u of confirmation\n",
+				       sr->su.name, i + 1, round + 1, sr->confirm.rounds);
+			cli_cmd = sr->su.e[i].bench;
+			bench_run_job(&sr->sess, &sr->su.e[i].job, &rerun);
+			cli_cmd = "suite";
+			confirm_attach(&sr->confirm, sr->docs[i], rerun, doc_benchmark(sr->docs[i], &sr->su.e[i]));
+			json_decref(rerun);
+			if (!watch_release_finish())
+				break;
+		}
+	}
+	free(again);
+	json_t *doc = suite_json(sr);
+	rc = confirm_report(&sr->confirm, doc, sr->o->shared.co.quiet);
+	json_decref(doc);
+	return rc;
+}
+
 static int suite_main(void *opts)
 {
 	struct suite_opts *o = opts;
@@ -365,6 +410,8 @@ static int suite_main(void *opts)
 	memset(sr->docs, 0, sr->su.n * sizeof(*sr->docs));
 	sr->rc = bench_alloc(sr->su.n * sizeof(*sr->rc));
 	sr->json = sr->csv = sr->dir_suite = (struct res_out){ .fd = -1 };
+	if (o->baseline)   /* read and checked before any work */
+		confirm_open(&sr->confirm, o->baseline, o->confirm, sr->su.name);
 	outputs_open(sr);
 	sr->t0 = time_now_ns();
 	time_t now = time(NULL);
@@ -378,9 +425,17 @@ static int suite_main(void *opts)
 	dir_open(sr);
 	sr->running = true;
 	rc = run_entries(sr);
+	if (o->baseline && !watch_signal() && sr->done == sr->su.n) {
+		watch_release_finish();
+		int crc = confirm_rounds(sr);
+		watch_claim_finish();
+		rc = watch_signal() ? watch_exit_code(watch_signal()) : rc != EXIT_OK ? rc : crc;
+	}
 	sr->running = false;
 	wrc = suite_write(sr);
 	summary(sr);
+	if (o->baseline)
+		confirm_close(&sr->confirm);
 	bench_session_close(&sr->sess);
 	for (size_t i = 0; i < sr->su.n; i++)
 		json_decref(sr->docs[i]);
@@ -398,10 +453,11 @@ static void suite_check(void *opts, const struct cli_set *given)
 {
 	struct suite_opts *o = opts;
 
-	(void)given;
 	if (o->operands.n > 1 || (!o->list && o->operands.n != 1))
 		cli_usage_error("give one suite: a built-in name (bench suite --list) or a file (got %zu)",
 				o->operands.n);
+	if (cli_given(given, "confirm") && !o->baseline)
+		cli_usage_error("--confirm re-measures what differs from a baseline: give --baseline FILE");
 }
 
 #define SO(f) offsetof(struct suite_opts, f)
@@ -411,6 +467,14 @@ static const struct cli_opt suite_cli[] = {
 		  "baseline) and DIR/SUITE-NN-BENCH.json (each entry's own document)" },
 	{ "list", NULL, CLI_FLAG, SO(list),
 	  .help = "list the built-in suites, or a suite's entries; run nothing" },
+	{ "baseline", "FILE", CLI_STR, SO(baseline),
+	  .help = "judge every point against this document of the suite (bench\n"
+		  "compare's verdicts), and measure a change again before reporting it;\n"
+		  "exit 1 where a point regressed or failed" },
+	{ "confirm", "N", CLI_UINT, SO(confirm), 0, CONFIRM_MAX, .def = CLI_XSTR(CONFIRM_DEFAULT),
+	  .help = "with --baseline: an entry with a point regressed, improved or\n"
+		  "inconclusive runs again, at most N more times, until two attempts\n"
+		  "agree; the document keeps every attempt" },
 	{ 0 } };
 
 const struct bench_tool suite_tool = {

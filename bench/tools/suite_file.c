@@ -224,6 +224,19 @@ static void entry_parse(struct suite *s, size_t i, const char *at)
 			    "outputs for the whole suite)", at, session_opts[k]);
 }
 
+void suite_entry_reparse(struct suite *s, size_t i)
+{
+	struct suite_entry *e = &s->e[i];
+	const struct bench_row *row = bench_row_resolve(e->argc, e->argv);
+
+	bench_job_free(&e->job);
+	suite_where(s, i);
+	cli_cmd = e->bench;
+	bench_job_parse(&e->job, &row->cmd, row, e->argc, e->argv);
+	cli_cmd = "suite";
+	suite_where(s, s->n);
+}
+
 /* Two entries of one benchmark with different bands: the document's map has one per benchmark. */
 static void same_bands(const struct suite *s)
 {

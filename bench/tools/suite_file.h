@@ -37,6 +37,8 @@ struct suite {
  * its row (exit 2 naming the suite, the entry and the member).
  */
 void suite_load(struct suite *s, const char *spec);
+/* Parses entry i's arguments again, for another run of it (a run changes its own options). */
+void suite_entry_reparse(struct suite *s, size_t i);
 void suite_free(struct suite *s);
 /* Prints the built-in suites: name, entries, description. */
 void suite_list_builtin(FILE *f);

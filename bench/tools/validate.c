@@ -71,9 +71,10 @@ static const struct cli_opt val_cli[] = {
 	{ "flake-runs", "N", CLI_UINT, VO(flake_runs), 0, 10, .def = CLI_XSTR(VAL_FLAKE_RUNS_DEFAULT),
 	  .help = "runs again of an unexpected result before it counts (one that passes\n"
 		  "is a Flake)" },
-	{ "known-issues", "FILE", CLI_STR, VO(known),
+	{ "known-issues", "FILE|NAME", CLI_STR, VO(known),
 	  .help = "known issues (results/known-issues/README.md): a matching failure is\n"
-		  "expected; a matching check that passes is reported fixed" },
+		  "expected; a matching check that passes is reported fixed. A NAME\n"
+		  "(nvidia, oclgrind) is a file installed with bench" },
 	{ "results-dir", "DIR", CLI_STR, VO(results_dir),
 	  .help = "write DIR/results.csv and DIR/failures.csv (deqp-runner's columns),\n"
 		  "each rewritten as each check ends" },

@@ -8,11 +8,14 @@
  * nothing is copied from one to the other.
  */
 #include "validate_out.h"
+#include "paths.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ---- the verdicts ---- */
 
@@ -110,8 +113,43 @@ static const char *member(json_t *e, const char *path, size_t i, const char *key
 	return json_string_value(m);
 }
 
-void val_known_load(struct val_ctx *v, const char *path)
+/* The known-issues files of folder dir, as names ("nvidia, oclgrind"). */
+static void known_names(const char *dir, char *out, size_t len)
 {
+	struct dirent **e = NULL;
+	int n = scandir(dir, &e, NULL, alphasort);
+	size_t used = 0;
+
+	snprintf(out, len, "none");
+	for (int i = 0; i < n; i++) {
+		size_t l = strlen(e[i]->d_name);
+		if (l > 5 && strcmp(e[i]->d_name + l - 5, ".json") == 0 && used < len)
+			used += (size_t)snprintf(out + used, len - used, "%s%.*s", used ? ", " : "",
+						 (int)(l - 5), e[i]->d_name);
+		free(e[i]);
+	}
+	free(e);
+}
+
+const char *val_known_path(const char *spec, char *buf, size_t len)
+{
+	char dir[4096], names[1024];
+	size_t l = strlen(spec);
+
+	if (access(spec, F_OK) == 0 || strchr(spec, '/') || !paths_dir(PATHS_KNOWN_ISSUES, dir, sizeof(dir)))
+		return spec;
+	snprintf(buf, len, "%s/%s%s", dir, spec, l > 5 && strcmp(spec + l - 5, ".json") == 0 ? "" : ".json");
+	if (access(buf, F_OK) == 0)
+		return buf;
+	known_names(dir, names, sizeof(names));
+	cli_usage_error("--known-issues '%s': no such file, nor a known-issues file of that name in %s "
+			"(there: %s)", spec, dir, names);
+}
+
+void val_known_load(struct val_ctx *v, const char *spec)
+{
+	char buf[4200];
+	const char *path = val_known_path(spec, buf, sizeof(buf));
 	json_error_t je;
 	json_t *doc = json_load_file(path, JSON_REJECT_DUPLICATES, &je), *issues;
 

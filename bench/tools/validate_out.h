@@ -160,8 +160,18 @@ void val_plan_rows(struct val_ctx *v);
 void val_plan_api(struct val_ctx *v);
 
 /* ---- validate_expect.c ---- */
-/* Reads a known-issues file; exits 2 naming the file and the member at fault. */
-void val_known_load(struct val_ctx *v, const char *path);
+/*
+ * Reads a known-issues file: a path, or a name of the known-issues folder bench carries
+ * ("nvidia"); exits 2 naming the file and the member at fault, or the names there are.
+ */
+void val_known_load(struct val_ctx *v, const char *spec);
+/*
+ * What --known-issues names: a file (any path that exists, or has a '/'), else a name of the
+ * known-issues folder bench carries (paths.h: installed, or the source's results/known-issues):
+ * NAME or NAME.json there, written into buf. A name found nowhere exits 2 listing the names
+ * there are.
+ */
+const char *val_known_path(const char *spec, char *buf, size_t len);
 /* Reads a baseline (Mesa's NAME,STATUS lines); exits 2 naming the file, line and value. */
 void val_base_load(struct val_ctx *v, const char *path);
 /* Reads a file of regular expressions, one a line, '#' comments; exits 2 naming a bad one. */

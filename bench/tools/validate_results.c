@@ -45,8 +45,9 @@ struct named {
 
 void val_outputs_check(const struct val_opts *o)
 {
-	char *res = NULL, *fail = NULL;
-	const struct named in[] = { { "known-issues", o->known }, { "baseline", o->baseline },
+	char *res = NULL, *fail = NULL, known[4200];
+	const char *known_path = o->known ? val_known_path(o->known, known, sizeof(known)) : NULL;
+	const struct named in[] = { { "known-issues", known_path }, { "baseline", o->baseline },
 				    { "flakes", o->flakes }, { "skips", o->skips },
 				    { "caselist", o->caselist } };
 	char xml[4096];

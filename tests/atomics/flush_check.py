@@ -7,11 +7,11 @@ buffer exceeds CL_DEVICE_MAX_MEM_ALLOC_SIZE the run must refuse it (exit 2) nami
 
 usage: flush_check.py BENCH --device SPEC [bench atomics options...]
 """
-import json
-import os
-import subprocess
 import sys
-import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import benchtest as bt  # noqa: E402
 
 FLOOR = 64 << 20
 
@@ -19,45 +19,33 @@ FLOOR = 64 << 20
 def main() -> int:
     bench, args = sys.argv[1], sys.argv[2:]
     spec = args[args.index("--device") + 1]
-    info = subprocess.run([bench, "info", "--json", "--device", spec], capture_output=True, text=True)
-    if info.returncode != 0:
-        print(info.stdout + info.stderr)
-        return 1
-    dev = json.loads(info.stdout)[0]
+    dev = bt.bench_info(bench, spec)[0]
     llc = dev["global_cache_bytes"]
     want = (max(2 * llc, FLOOR) + 4095) // 4096 * 4096
     print(f"{dev['name']}: last-level cache {llc} bytes, flush expected {want} bytes, "
           f"max allocation {dev['max_alloc_bytes']} bytes")
-    with tempfile.TemporaryDirectory() as d:
-        path = os.path.join(d, "r.json")
-        r = subprocess.run([bench, "atomics", "--cache", "cold", "--json", path] + args,
-                           capture_output=True, text=True)
-        errors = []
-        if want > dev["max_alloc_bytes"]:
-            if r.returncode != 2 or f"--cache cold needs a buffer of {want} bytes" not in r.stderr:
-                errors.append(f"exit {r.returncode}, expected 2 refusing a {want}-byte buffer")
-        elif r.returncode != 0 or not os.path.exists(path):
-            errors.append(f"exit {r.returncode}, expected 0 and a results document")
-        else:
-            with open(path) as f:
-                doc = json.load(f)
-            setup = doc["setup"]
-            if setup["llc_source"] == "CL_DEVICE_GLOBAL_MEM_CACHE_SIZE" and setup["llc_bytes"] != llc:
-                errors.append(f"setup.llc_bytes {setup['llc_bytes']}, the device says {llc}")
-            if setup["flush_bytes"] != want:
-                errors.append(f"setup.flush_bytes {setup['flush_bytes']}, expected {want}")
-            for i, p in enumerate(doc["points"]):
-                if p["status"] != "ok" or p["params"].get("flush") is not True or \
-                   p["params"].get("flush_bytes") != want:
-                    errors.append(f"point {i}: status {p['status']}, flush "
-                                  f"{p['params'].get('flush')!r}, flush_bytes "
-                                  f"{p['params'].get('flush_bytes')!r} (expected {want})")
-            if not doc["points"]:
-                errors.append("no points")
-        if errors:
-            print("\n".join(errors) + "\n--- stdout ---\n" + r.stdout + "--- stderr ---\n" + r.stderr)
-            return 1
-    return 0
+    r, doc = bt.run_with_doc([bench, "atomics", "--cache", "cold"] + args)
+    if want > dev["max_alloc_bytes"]:
+        bt.check(r.code == 2 and f"--cache cold needs a buffer of {want} bytes" in r.err,
+                 f"exit {r.code}, expected 2 refusing a {want}-byte buffer")
+    elif bt.check(r.code == 0 and doc is not None, f"exit {r.code}, expected 0 and a results document"):
+        check_doc(doc, llc, want)
+    if bt.errors:
+        print(r.output())
+    return bt.verdict()
+
+
+def check_doc(doc, llc, want):
+    setup = doc["setup"]
+    bt.check(setup["llc_source"] != "CL_DEVICE_GLOBAL_MEM_CACHE_SIZE" or setup["llc_bytes"] == llc,
+             f"setup.llc_bytes {setup['llc_bytes']}, the device says {llc}")
+    bt.check(setup["flush_bytes"] == want, f"setup.flush_bytes {setup['flush_bytes']}, expected {want}")
+    for i, p in enumerate(doc["points"]):
+        bt.check(p["status"] == "ok" and p["params"].get("flush") is True and
+                 p["params"].get("flush_bytes") == want,
+                 f"point {i}: status {p['status']}, flush {p['params'].get('flush')!r}, "
+                 f"flush_bytes {p['params'].get('flush_bytes')!r} (expected {want})")
+    bt.check(doc["points"], "no points")
 
 
 if __name__ == "__main__":

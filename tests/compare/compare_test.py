@@ -9,105 +9,19 @@ writes. Exit 0 when every check passed.
 import copy
 import json
 import os
-import random
 import re
-import subprocess
 import sys
-import tempfile
-import xml.etree.ElementTree as ET
+from pathlib import Path
 
-BENCH = sys.argv[1]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import benchtest as bt  # noqa: E402
+from benchtest import check  # noqa: E402
+
+from synth import (BENCH, DEVICE, compare, doc, junit, point, probed, sweep,  # noqa: E402
+                   verdicts)
+
 CASE = sys.argv[2]
 EXTRA = sys.argv[4:] if len(sys.argv) > 3 and sys.argv[3] == "--" else []
-DEVICE = {"name": "Test GPU 9000", "platform": "Test Platform", "driver_version": "1.2.3",
-          "type": "GPU"}
-errors = []
-
-
-def point(groups, median=100000.0, reps=12, cv=1.0, seed=0, status="ok", **extra):
-    """A vecadd-like point: `reps` samples around `median` ns, integer ns (ties happen)."""
-    rnd = random.Random(groups * 1000 + seed)
-    samples = [float(round(rnd.gauss(median, median * cv / 100))) for _ in range(reps)]
-    p = {"params": {"variant": 2, "groups": groups, "wg_size": 512, "sg_size_compiled": 32,
-                    "sg_size_kernel": 32, "n": groups * 65536, "seed": rnd.getrandbits(63)},
-         "status": status, "reason": None, "validated": status == "ok"}
-    if status == "ok":
-        s = sorted(samples)
-        mid = len(s) // 2
-        med = s[mid] if len(s) % 2 else (s[mid - 1] + s[mid]) / 2
-        p["time_ns"] = {"min": s[0], "median": med, "mean": sum(s) / len(s), "n": len(s),
-                        "samples": samples}
-    for k, v in extra.items():
-        if k == "params":
-            p["params"].update(v)
-        else:
-            p[k] = v
-    return p
-
-
-def doc(points, device=None, benchmark="vecadd", **extra):
-    d = {"schema_version": 1, "tool": {"name": "bench", "version": "0.1.0"},
-         "timestamp": "2026-11-23T10:00:00Z", "command": ["bench", benchmark],
-         "host": {"hostname": "runner1"}, "device": device or DEVICE, "benchmark": benchmark,
-         "points": points}
-    d.update(extra)
-    return d
-
-
-def sweep(n=8, seed=0, scale=None, reps=12, cv=1.0):
-    """n points; scale maps a group number to a factor on its median."""
-    scale = scale or {}
-    return [point(g, 100000.0 * scale.get(g, 1.0), reps=reps, cv=cv, seed=seed)
-            for g in range(1, n + 1)]
-
-
-class Run:
-    def __init__(self, code, out, err, files):
-        self.code, self.out, self.err, self.files = code, out, err, files
-
-
-def compare(base, new, *args, outputs=True, raw=None):
-    """Writes the documents (dicts, or text for raw) and runs bench compare on them."""
-    with tempfile.TemporaryDirectory() as d:
-        paths = []
-        for name, content in (("base.json", base), ("new.json", new)):
-            path = os.path.join(d, name)
-            if content is not None:
-                with open(path, "w") as f:
-                    f.write(content if isinstance(content, str) else json.dumps(content))
-            paths.append(path)
-        outs = {}
-        cmd = [BENCH, "compare"]
-        if outputs:
-            for opt, name in (("--json", "c.json"), ("--junit", "c.xml"), ("--markdown", "c.md")):
-                outs[opt] = os.path.join(d, name)
-                cmd += [opt, outs[opt]]
-        cmd += [a.replace("@DIR", d) for a in args]
-        cmd += paths if raw is None else [p.replace("@DIR", d) for p in raw]
-        r = subprocess.run(cmd, capture_output=True, text=True)
-        files = {}
-        for opt, path in outs.items():
-            if os.path.exists(path):
-                with open(path) as f:
-                    files[opt] = f.read()
-        return Run(r.returncode, r.stdout, r.stderr, files)
-
-
-def check(cond, what, run=None):
-    if not cond:
-        errors.append(what)
-        if run is not None:
-            errors.append(f"  exit {run.code}\n  stdout:\n{run.out}\n  stderr:\n{run.err}")
-
-
-def verdicts(run):
-    j = json.loads(run.files["--json"])
-    return {p["params"]["groups"]: p["verdict"] for p in j["points"]}, j
-
-
-def junit(run):
-    root = ET.fromstring(run.files["--junit"])
-    return root, root.findall(".//testcase")
 
 
 # ---- cases ----
@@ -166,13 +80,6 @@ def case_slowdown():
     check(len(rows) == 8 and rows[0].startswith("| **regressed**") and rows[1].startswith("| **regressed**"),
           f"slowdown: Markdown lists regressions first:\n{md}")
     check("| regressed | 2 |" in md and "<details>" in md, f"slowdown: Markdown counts:\n{md}")
-
-
-def probed(points, before, after=None):
-    """The points with clock probe times (ns) before and after their launches."""
-    for p in points:
-        p["clock_probe_ns"] = {"before": list(before), "after": list(after or before)}
-    return points
 
 
 def case_clock():
@@ -402,26 +309,20 @@ def case_device():
 
 def case_baseline():
     base = doc(sweep(), suite="gpu")
-    with tempfile.TemporaryDirectory() as d:
+    with bt.tmpdir() as d:
         bdir = os.path.join(d, "baselines")
         os.mkdir(bdir)
-        with open(os.path.join(bdir, "test-gpu-9000--gpu.json"), "w") as f:
-            json.dump(base, f)
-        with open(os.path.join(bdir, "test-gpu-9000--quick.json"), "w") as f:
-            json.dump(doc(sweep(2), suite="quick"), f)
-        newp = os.path.join(d, "new.json")
-        with open(newp, "w") as f:
-            json.dump(doc(sweep(seed=1, scale={5: 1.1}), suite="gpu"), f)
-        r = subprocess.run([BENCH, "compare", "--baseline", bdir, newp, "--quiet"],
-                           capture_output=True, text=True)
-        check(r.returncode == 1, f"baseline: picked, regression found: {r.returncode} {r.stderr}")
-        r = subprocess.run([BENCH, "compare", "--baseline", bdir, newp], capture_output=True, text=True)
-        check("test-gpu-9000--gpu.json" in r.stdout, f"baseline: names the file it used:\n{r.stdout}")
-        with open(newp, "w") as f:
-            json.dump(doc(sweep(), suite="guide"), f)
-        r = subprocess.run([BENCH, "compare", "--baseline", bdir, newp], capture_output=True, text=True)
-        check(r.returncode == 2 and "test-gpu-9000--guide.json" in r.stderr
-              and "test-gpu-9000--gpu.json" in r.stderr, f"baseline: none for the suite: {r.stderr}")
+        bt.write_doc(os.path.join(bdir, "test-gpu-9000--gpu.json"), base)
+        bt.write_doc(os.path.join(bdir, "test-gpu-9000--quick.json"), doc(sweep(2), suite="quick"))
+        newp = bt.write_doc(os.path.join(d, "new.json"), doc(sweep(seed=1, scale={5: 1.1}), suite="gpu"))
+        r = bt.run([BENCH, "compare", "--baseline", bdir, newp, "--quiet"])
+        check(r.code == 1, f"baseline: picked, regression found: {r.code} {r.err}")
+        r = bt.run([BENCH, "compare", "--baseline", bdir, newp])
+        check("test-gpu-9000--gpu.json" in r.out, f"baseline: names the file it used:\n{r.out}")
+        bt.write_doc(newp, doc(sweep(), suite="guide"))
+        r = bt.run([BENCH, "compare", "--baseline", bdir, newp])
+        check(r.code == 2 and "test-gpu-9000--guide.json" in r.err
+              and "test-gpu-9000--gpu.json" in r.err, f"baseline: none for the suite: {r.err}")
 
 
 def case_usage():
@@ -444,8 +345,8 @@ def case_usage():
     # options after the operands, as CI scripts write them
     r = compare(base, base, outputs=False, raw=["@DIR/base.json", "@DIR/new.json", "--quiet"])
     check(r.code == 0 and r.out == "", "usage: an option after the operands", r)
-    r = subprocess.run([BENCH, "compare", "--help"], capture_output=True, text=True)
-    check(r.returncode == 0 and "seed" in r.stdout and "--noise-for" in r.stdout,
+    r = bt.run([BENCH, "compare", "--help"])
+    check(r.code == 0 and "seed" in r.out and "--noise-for" in r.out,
           "usage: --help names the ignored params and the options")
 
 
@@ -498,6 +399,12 @@ def bad_inputs():
     mutate("noise-type", lambda d: d.update(noise=[5]), "noise: is an array, expected an object")
     mutate("noise-band", lambda d: d.update(noise={"vecadd": -1}),
            "noise.vecadd: is not a noise band in percent, 0..1000")
+    return out + bad_values(good)
+
+
+def bad_values(good):
+    """Documents with a value out of its range: (name, text of NEW, expected message)."""
+    out = []
     # Python's json writes NaN and Infinity as bare tokens, which JSON does not allow
     nan = copy.deepcopy(good)
     nan["points"][1]["time_ns"]["median"] = float("nan")
@@ -535,22 +442,19 @@ def case_bad_input():
             check(not r.files, f"bad input {name}: no output left behind")
     r = compare(good, None)
     check(r.code == 2 and "new.json: cannot read: No such file" in r.err, "bad input: no file", r)
-    e = subprocess.run([BENCH, "compare", "", ""], capture_output=True, text=True)
-    check(e.returncode == 2 and "'' (an empty file name): cannot read" in e.stderr,
-          f"bad input: empty names: exit {e.returncode}, {e.stderr!r}")
+    e = bt.run([BENCH, "compare", "", ""])
+    check(e.code == 2 and "'' (an empty file name): cannot read" in e.err,
+          f"bad input: empty names: exit {e.code}, {e.err!r}")
 
 
 def case_real():
     """Documents made by bench on a CPU platform: itself, and a copy 10 % slower."""
-    with tempfile.TemporaryDirectory() as d:
+    with bt.tmpdir() as d:
         a = os.path.join(d, "a.json")
-        r = subprocess.run([BENCH, "vecadd", "--groups", "1..3", "--reps", "10", "--quiet",
-                            "--json", a] + EXTRA, capture_output=True, text=True)
-        check(r.returncode == 0, f"real: bench vecadd ran: {r.stderr}")
-        if r.returncode:
+        r = bt.run([BENCH, "vecadd", "--groups", "1..3", "--reps", "10", "--quiet", "--json", a] + EXTRA)
+        if not check(r.code == 0, f"real: bench vecadd ran: {r.err}"):
             return
-        with open(a) as f:
-            base = json.load(f)
+        base = bt.load_doc(a)
         r = compare(base, base)
         v, _ = verdicts(r)
         check(r.code == 0 and set(v.values()) == {"unchanged"}, f"real: itself unchanged {v}", r)
@@ -574,22 +478,16 @@ def case_real():
 
 def export(docs, *args):
     """Writes the documents and runs bench export lnt on them: (exit, stdout+stderr, report)."""
-    with tempfile.TemporaryDirectory() as d:
-        paths = []
-        for i, content in enumerate(docs):
-            paths.append(os.path.join(d, f"doc{i}.json"))
-            with open(paths[-1], "w") as f:
-                f.write(content if isinstance(content, str) else json.dumps(content))
+    with bt.tmpdir() as d:
+        paths = [bt.write_doc(os.path.join(d, f"doc{i}.json"), content)
+                 for i, content in enumerate(docs)]
         out = os.path.join(d, "lnt.json")
         cmd = [BENCH, "export"] + [a.replace("@OUT", out) for a in args[:1]] + paths + \
             [a.replace("@OUT", out) for a in args[1:]]
-        r = subprocess.run(cmd, capture_output=True, text=True)
-        report = None
-        if os.path.exists(out):
-            with open(out) as f:
-                report = json.load(f)
+        r = bt.run(cmd)
+        report = bt.load_doc(out, missing=None)
         left = [n for n in os.listdir(d) if n.startswith("lnt.json.tmp")]
-        return r.returncode, r.stdout + r.stderr, report, left
+        return r.code, r.out + r.err, report, left
 
 
 def case_export():
@@ -659,6 +557,4 @@ if __name__ == "__main__":
         print(f"unknown case {CASE}; cases: {', '.join(CASES)}")
         sys.exit(2)
     CASES[CASE]()
-    for e in errors:
-        print(e)
-    sys.exit(1 if errors else 0)
+    sys.exit(bt.verdict())

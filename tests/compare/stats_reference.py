@@ -7,10 +7,17 @@ depend on. Run it in a throwaway environment:
     /tmp/sci/bin/python tests/compare/stats_reference.py
 The values were computed with scipy 1.17.1 and numpy 2.4.6.
 """
-import itertools
+import sys
+from pathlib import Path
 
-import numpy as np
-from scipy import stats
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import benchtest as bt  # noqa: E402
+
+try:
+    import numpy as np
+    from scipy import stats
+except ImportError as e:
+    bt.fail(f"scipy and numpy are needed (see above how to install them): {e}")
 
 # --- the exact U distribution without ties: published two-sided 5 % critical values ---
 # (reject when min(U, nm - U) <= U_crit); checked here against scipy's exact test.

@@ -7,21 +7,22 @@ New inputs go to a temporary corpus (the committed seeds are never written); a c
 kept in the current folder as crash-*. Exit 77 (skipped) with --skip: clang's libFuzzer is missing.
 """
 import os
-import subprocess
 import sys
-import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import benchtest as bt  # noqa: E402
 
 
 def main() -> int:
     if len(sys.argv) >= 2 and sys.argv[1] == "--skip":
-        print("skipped: " + " ".join(sys.argv[2:]))
-        return 77
+        bt.skip(" ".join(sys.argv[2:]))
     fuzzer, seeds, flags = sys.argv[1], sys.argv[2], sys.argv[3:]
-    with tempfile.TemporaryDirectory(prefix="bench-fuzz-") as corpus:
+    with bt.tmpdir(prefix="bench-fuzz-") as corpus:
         cmd = [fuzzer, "-seed=1", "-error_exitcode=1", "-print_final_stats=1", "-artifact_prefix=" + os.getcwd() + "/",
                *flags, corpus, seeds]
         print(" ".join(cmd), flush=True)
-        return subprocess.run(cmd).returncode
+        return bt.run(cmd, capture=False).code
 
 
 if __name__ == "__main__":

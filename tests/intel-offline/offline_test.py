@@ -14,40 +14,43 @@ Cases:
           SIMD width the compiler chose (bench compile's, for the same build)
 Exits 77 (skipped) where bench compile finds no ocloc.
 """
-import json
-import os
-import subprocess
 import sys
-import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import benchtest as bt  # noqa: E402
+from benchtest import check  # noqa: E402
+from benchtest import points as pts  # noqa: E402
 
 BENCH, CASE = sys.argv[1], sys.argv[2]
-errors = []
-
-
-def check(cond, what):
-    if not cond:
-        errors.append(what)
 
 
 def bench(*args):
     """Runs bench with a --json document; (exit code, document, stderr). Exits 77 on 77."""
-    with tempfile.TemporaryDirectory() as d:
-        path = os.path.join(d, "doc.json")
-        r = subprocess.run([BENCH, *args, "--json", path, "--quiet"], capture_output=True,
-                           text=True)
-        if r.returncode == 77:
-            print(r.stderr.strip())
-            sys.exit(77)
-        doc = None
-        if os.path.exists(path):
-            with open(path) as f:
-                doc = json.load(f)
-        return r.returncode, doc, r.stderr
+    r, doc = bt.run_with_doc([BENCH, *args, "--quiet"], name="doc.json")
+    if r.code == 77:
+        bt.skip(r.err.strip())
+    return r.code, doc, r.err
 
 
-def pts(doc, **want):
-    """The points whose params hold every given value."""
-    return [p for p in doc["points"] if all(p["params"].get(k) == v for k, v in want.items())]
+def check_matrix_point(p):
+    """A point of the matrix: not failed, a skip with its reason, what compiled as required."""
+    pa = p["params"]
+    where = f"{pa['target']} {pa['benchmark']} {pa['variant']} sg {pa['sg_size_requested']}"
+    check(p["status"] != "failed", f"matrix: {where} failed: {p['reason']}")
+    if p["status"] == "skipped":
+        check(bool(p["reason"]), f"matrix: {where} skipped without a reason")
+    if p["status"] == "ok":
+        c = p["compiled"]
+        # the compiler's SIMD equals every size required of it
+        if c["required_sg_size"] is not None:
+            check(c["simd"] == c["required_sg_size"],
+                  f"matrix: {where}: required {c['required_sg_size']}, SIMD {c['simd']}")
+        if pa["sg_size_requested"] and c["required_sg_size"] is not None:
+            check(c["simd"] == pa["sg_size_requested"],
+                  f"matrix: {where}: --sg {pa['sg_size_requested']}, SIMD {c['simd']}")
+        check(c["simd"] in (8, 16, 32) and c["grf_count"] >= 128 and c["instructions"] > 0,
+              f"matrix: {where}: {c}")
 
 
 def case_matrix():
@@ -58,22 +61,7 @@ def case_matrix():
     points = doc["points"]
     check(len(points) > 150, f"matrix: {len(points)} points")
     for p in points:
-        pa = p["params"]
-        where = f"{pa['target']} {pa['benchmark']} {pa['variant']} sg {pa['sg_size_requested']}"
-        check(p["status"] != "failed", f"matrix: {where} failed: {p['reason']}")
-        if p["status"] == "skipped":
-            check(bool(p["reason"]), f"matrix: {where} skipped without a reason")
-        if p["status"] == "ok":
-            c = p["compiled"]
-            # the compiler's SIMD equals every size required of it
-            if c["required_sg_size"] is not None:
-                check(c["simd"] == c["required_sg_size"],
-                      f"matrix: {where}: required {c['required_sg_size']}, SIMD {c['simd']}")
-            if pa["sg_size_requested"] and c["required_sg_size"] is not None:
-                check(c["simd"] == pa["sg_size_requested"],
-                      f"matrix: {where}: --sg {pa['sg_size_requested']}, SIMD {c['simd']}")
-            check(c["simd"] in (8, 16, 32) and c["grf_count"] >= 128 and c["instructions"] > 0,
-                  f"matrix: {where}: {c}")
+        check_matrix_point(p)
     # nothing is built with OpenCL C 3.0 on pvc, whose compiler refuses it
     for p in pts(doc, target="pvc"):
         check("-cl-std=CL3.0" not in (p["build"]["options"] or ""),
@@ -169,6 +157,4 @@ CASES = {"matrix": case_matrix, "grf": case_grf, "model": case_model}
 
 if __name__ == "__main__":
     CASES[CASE]()
-    for e in errors:
-        print(e)
-    sys.exit(1 if errors else 0)
+    sys.exit(bt.verdict())

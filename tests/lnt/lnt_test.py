@@ -16,13 +16,16 @@ import json
 import os
 import random
 import shutil
-import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.request
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import benchtest as bt  # noqa: E402
+from benchtest import check, fail, skip  # noqa: E402
 
 BENCH, SCHEMA, VENV = sys.argv[1], sys.argv[2], os.path.abspath(sys.argv[3])
 LNT_VERSION = "0.4.20"
@@ -32,16 +35,6 @@ NETWORK_ERRORS = ("NewConnectionError", "Temporary failure in name resolution",
                   "Network is unreachable", "No matching distribution found",
                   "Could not find a version", "ConnectionError", "ReadTimeoutError",
                   "Name or service not known", "ProxyError")
-
-
-def skip(msg):
-    print(f"SKIP: {msg}")
-    sys.exit(77)
-
-
-def fail(msg):
-    print(f"FAIL: {msg}")
-    sys.exit(1)
 
 
 def install():
@@ -58,15 +51,14 @@ def install():
             skip("g++ not found: llvm-lnt builds a C++ extension from source (apt-get install g++)")
         shutil.rmtree(VENV, ignore_errors=True)
         t0 = time.monotonic()
-        r = subprocess.run([sys.executable, "-m", "venv", VENV], capture_output=True, text=True)
-        if r.returncode:
-            skip(f"cannot make a virtual environment (python3-venv?): {r.stderr.strip()}")
-        r = subprocess.run([os.path.join(VENV, "bin", "python"), "-m", "pip", "install",
-                            "--disable-pip-version-check", "-q", "--retries", "2", "--timeout", "30",
-                            f"llvm-lnt=={LNT_VERSION}"],
-                           capture_output=True, text=True, timeout=1200)
-        if r.returncode:
-            out = r.stdout + r.stderr
+        r = bt.run([sys.executable, "-m", "venv", VENV])
+        if r.code:
+            skip(f"cannot make a virtual environment (python3-venv?): {r.err.strip()}")
+        r = bt.run([os.path.join(VENV, "bin", "python"), "-m", "pip", "install",
+                    "--disable-pip-version-check", "-q", "--retries", "2", "--timeout", "30",
+                    f"llvm-lnt=={LNT_VERSION}"], timeout=1200)
+        if r.code:
+            out = r.out + r.err
             shutil.rmtree(VENV, ignore_errors=True)
             if any(e in out for e in NETWORK_ERRORS):
                 skip(f"PyPI not reachable, llvm-lnt not installed:\n{out[-2000:]}")
@@ -114,13 +106,6 @@ def test_name(groups):
 
 # ---- LNT ----
 
-def run(cmd, what):
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    if r.returncode:
-        fail(f"{what}: exit {r.returncode}\n{' '.join(cmd)}\n{r.stdout}\n{r.stderr}")
-    return r.stdout
-
-
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -144,33 +129,33 @@ def wait_up(base, server):
     fail("lnt runserver did not answer within 60 s")
 
 
-def check_api(base, errors):
+def check_api(base):
+    """What LNT's REST API says of the machine, runs, tests, samples and regressions: the ids
+    of the runs by order (None where they are not the two submitted)."""
     api = "/api/db_default/v4/bench"
     machines = get(base, api + "/machines")["machines"]
-    if len(machines) != 1:
-        return errors.append(f"one machine expected: {machines}")
+    if not check(len(machines) == 1, f"one machine expected: {machines}"):
+        return None
     m = machines[0]
     for k, v in (("name", "runner-1--test-gpu-9000"), ("device", "Test GPU 9000"),
                  ("driver", "1.2.3"), ("platform", "Test Platform"), ("hierarchy", "not recorded")):
-        if m.get(k) != v:
-            errors.append(f"machine {k} = {m.get(k)!r}, expected {v!r}")
+        check(m.get(k) == v, f"machine {k} = {m.get(k)!r}, expected {v!r}")
     runs = get(base, f"{api}/machines/{m['id']}")["runs"]
     orders = {r["llvm_project_revision"]: r["id"] for r in runs}
-    if set(orders) != {"1", "2"}:
-        return errors.append(f"runs of orders 1 and 2 expected: {runs}")
+    if not check(set(orders) == {"1", "2"}, f"runs of orders 1 and 2 expected: {runs}"):
+        return None
     fields = {f["column_name"]: f["column_id"] for f in get(base, api + "/fields")["fields"]}
     tests = {t["name"]: t["id"] for t in get(base, api + "/tests")["tests"]}
     want = {test_name(g) for g in range(1, 9)} | {"occupancy/wg_size=256/groups=4224"}
-    if set(tests) != want:
-        errors.append(f"tests {sorted(tests)}, expected {sorted(want)}")
+    check(set(tests) == want, f"tests {sorted(tests)}, expected {sorted(want)}")
     # every repetition is a sample of its own
     samples = get(base, f"{api}/runs/{orders['2']}")["tests"]
     per_test = {}
     for s in samples:
         if s.get("execution_time") is not None:
             per_test[s["name"]] = per_test.get(s["name"], 0) + 1
-    if any(per_test.get(test_name(g)) != REPS for g in range(1, 9)):
-        errors.append(f"{REPS} samples a test expected: {per_test}")
+    check(not any(per_test.get(test_name(g)) != REPS for g in range(1, 9)),
+          f"{REPS} samples a test expected: {per_test}")
     # LNT's own verdict: a regression (field change) per test and metric
     for field in ("execution_time", "bandwidth"):
         flagged = set()
@@ -181,69 +166,59 @@ def check_api(base, errors):
             # the change's end point: [order, new value]; slower is more us, fewer GB/s
             for r in regs:
                 new = r["end_point"][1]
-                if field == "execution_time" and not new > 105:
-                    errors.append(f"{name}: execution_time regression to {new} us, not slower")
+                check(field != "execution_time" or new > 105,
+                      f"{name}: execution_time regression to {new} us, not slower")
         expect = {test_name(g) for g in SLOWED}
         print(f"{field}: LNT flags {sorted(flagged)}")
-        if flagged != expect:
-            errors.append(f"{field}: LNT flagged {sorted(flagged)}, expected {sorted(expect)}")
+        check(flagged == expect, f"{field}: LNT flagged {sorted(flagged)}, expected {sorted(expect)}")
     return orders
 
 
-def check_page(base, orders, errors):
+def check_page(base, orders):
     """The run comparison page: its 'Performance Regressions - Kernel time' table."""
     html = get(base, f"/db_default/v4/bench/{orders['2']}?compare_to={orders['1']}", raw=True)
     at = html.find("Performance Regressions - Kernel time")
-    if at < 0:
-        return errors.append("the run page has no 'Performance Regressions - Kernel time' table")
+    if not check(at >= 0, "the run page has no 'Performance Regressions - Kernel time' table"):
+        return
     table = html[at:html.find("</table>", at)]
     listed = {g for g in range(1, 9) if test_name(g) + "<" in table}
     print(f"run page: kernel-time regressions for groups {sorted(listed)}")
-    if listed != set(SLOWED):
-        errors.append(f"run page lists groups {sorted(listed)} as regressed, expected {SLOWED}")
+    check(listed == set(SLOWED),
+          f"run page lists groups {sorted(listed)} as regressed, expected {SLOWED}")
 
 
 def main():
     lnt = install()
-    errors = []
-    with tempfile.TemporaryDirectory() as d:
+    with bt.tmpdir() as d:
         reports = []
         for order, (seed, slowed, ts) in enumerate(((1, (), "2026-11-23T10:00:00Z"),
                                                     (2, SLOWED, "2026-11-23T11:00:00Z")), 1):
-            doc = os.path.join(d, f"run{order}.json")
-            with open(doc, "w") as f:
-                json.dump(document(seed, slowed, ts), f)
+            doc = bt.write_doc(os.path.join(d, f"run{order}.json"), document(seed, slowed, ts))
             rep = os.path.join(d, f"run{order}.lnt.json")
-            run([BENCH, "export", "lnt", doc, "--order", str(order), "-o", rep], "bench export lnt")
-            run([lnt, "checkformat", rep], "lnt checkformat")
+            bt.must_run([BENCH, "export", "lnt", doc, "--order", str(order), "-o", rep],
+                        what="bench export lnt")
+            bt.must_run([lnt, "checkformat", rep], what="lnt checkformat")
             reports.append(rep)
         inst = os.path.join(d, "instance")
-        run([lnt, "create", inst], "lnt create")
+        bt.must_run([lnt, "create", inst], what="lnt create")
         shutil.copy(SCHEMA, os.path.join(inst, "schemas", "bench.yaml"))
         # the baseline with lnt import on the server's instance, the new run over HTTP as
         # CI submits it (docs/ci.md)
-        run([lnt, "import", inst, reports[0], "-s", "bench"], "lnt import")
+        bt.must_run([lnt, "import", inst, reports[0], "-s", "bench"], what="lnt import")
         port = free_port()
         base = f"http://127.0.0.1:{port}"
-        server = subprocess.Popen([lnt, "runserver", inst, "--hostname", "127.0.0.1",
-                                   "--port", str(port)], stdout=subprocess.PIPE,
-                                  stderr=subprocess.STDOUT, text=True, start_new_session=True)
+        server = bt.start([lnt, "runserver", inst, "--hostname", "127.0.0.1", "--port", str(port)],
+                          stderr=subprocess.STDOUT, start_new_session=True)
         try:
             wait_up(base, server)
-            run([lnt, "submit", f"{base}/db_default/v4/bench/submitRun", reports[1]], "lnt submit")
-            orders = check_api(base, errors)
+            bt.must_run([lnt, "submit", f"{base}/db_default/v4/bench/submitRun", reports[1]],
+                        what="lnt submit")
+            orders = check_api(base)
             if orders:
-                check_page(base, orders, errors)
+                check_page(base, orders)
         finally:
-            os.killpg(server.pid, signal.SIGTERM)
-            try:
-                server.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                os.killpg(server.pid, signal.SIGKILL)
-                server.wait()
-    for e in errors:
-        print(e)
-    return 1 if errors else 0
+            bt.stop(server, timeout=15)
+    return bt.verdict()
 
 
 if __name__ == "__main__":

@@ -26,39 +26,25 @@ CASE is one of:
 Every document written is also checked against the results schema where python3-jsonschema
 is installed (tests/schema/schema_check.py).
 """
-import json
 import os
 import signal
-import subprocess
 import sys
-import tempfile
-import time
+from pathlib import Path
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "schema"))
-SCHEMA = os.path.join(HERE, "..", "..", "results", "schema", "results.schema.json")
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE.parent / "schema"))
+import benchtest as bt  # noqa: E402
+from benchtest import check  # noqa: E402
+from benchtest import run_checked as run  # noqa: E402
+
+SCHEMA = str(HERE.parents[1] / "results" / "schema" / "results.schema.json")
 QUICK = ["--reps", "3", "--warmup", "1", "--quiet"]
-failures = []
-
-
-def check(cond, msg):
-    if not cond:
-        failures.append(msg)
-        print("FAIL:", msg)
-    return cond
-
-
-def run(cmd, code=0, what=None):
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    if not check(r.returncode == code, f"{what or ' '.join(cmd)}: exit {r.returncode}, expected {code}"):
-        print("--- stdout ---\n" + r.stdout[-3000:] + "--- stderr ---\n" + r.stderr[-3000:])
-    return r
 
 
 def valid(path):
     """The document at path, checked against the schema where jsonschema is installed."""
-    with open(path) as f:
-        doc = json.load(f)
+    doc = bt.load_doc(path)
     try:
         import schema_check
         import jsonschema  # noqa: F401
@@ -69,12 +55,6 @@ def valid(path):
     except ImportError:
         pass
     return doc
-
-
-def info(bench, device=None):
-    r = subprocess.run([bench, "info", "--json"] + (["--device", device] if device else []),
-                       capture_output=True, text=True, check=True)
-    return json.loads(r.stdout)
 
 
 def label(d):
@@ -90,7 +70,7 @@ def runs_and_points(doc):
 # ---- cases ----
 
 def case_partitions(bench, device, tmp):
-    parent = info(bench, device)[0]
+    parent = bt.bench_info(bench, device)[0]
     cus = parent["compute_units"]
     offered = parent["partitions"]["properties"]
     specs = {"equally": f"equally:{max(1, cus // 2)}",
@@ -105,7 +85,7 @@ def case_partitions(bench, device, tmp):
                "--sub-devices", spec, "--json", out] + QUICK
         if not ok:
             r = run(cmd, 2, f"--sub-devices {spec} (not offered)")
-            check("does not offer it; it offers" in r.stderr, f"{spec}: the message names what is offered: {r.stderr}")
+            check("does not offer it; it offers" in r.err, f"{spec}: the message names what is offered: {r.err}")
             check(not os.path.exists(out), f"{spec}: a refused partition left a document")
             continue
         run(cmd, 0, f"--sub-devices {spec}")
@@ -144,7 +124,7 @@ def case_device_all(bench, tmp):
     out = os.path.join(tmp, "all.json")
     run([bench, "vecadd", "--groups", "1,2", "--device", "all", "--json", out] + QUICK)
     doc = valid(out)
-    want = [label(d) for d in info(bench)]
+    want = [label(d) for d in bt.bench_info(bench)]
     check([d["label"] for d in doc["devices"]] == want, f"devices {[d['label'] for d in doc['devices']]}, "
           f"bench info lists {want}")
     check(doc["device"]["name"] == doc["devices"][0]["name"], "device is not the first device")
@@ -170,12 +150,11 @@ def case_two_processes(bench, tmp, d1, d2):
         out = os.path.join(tmp, f"p{i}.json")
         cmd = [bench, "vecadd", "--variant", "5", "--n", "1Mi", "--vec", "4", "--per-item", "1,2",
                "--device", d, "--json", out] + QUICK
-        procs.append((subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True),
-                      out, d))
+        procs.append((bt.start(cmd), out, d))
     names = []
     for p, out, d in procs:
-        o, e = p.communicate(timeout=300)
-        check(p.returncode == 0, f"{d}: exit {p.returncode}: {e[-2000:]}")
+        r = bt.finish(p, timeout=300)
+        check(r.code == 0, f"{d}: exit {r.code}: {r.err[-2000:]}")
         doc = valid(out)
         names.append(doc["device"]["platform"])
         check(len(doc["points"]) == 2 and all(x["status"] == "ok" for x in doc["points"]),
@@ -231,23 +210,15 @@ def case_interrupt(bench, tmp, mode):
            "--json", out]
     if mode in ("concurrent", "twice"):
         cmd.append("--concurrent")
-    n_dev = len(info(bench))
+    n_dev = len(bt.bench_info(bench))
     wait_for = 1 if mode == "turn" else n_dev
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    seen, lines = 0, []
-    while seen < wait_for:
-        line = p.stdout.readline()
-        if not line:
-            break
-        lines.append(line)
-        seen += line.startswith("vecadd variant")
-    time.sleep(1.0)
-    p.send_signal(signal.SIGINT)
-    if mode == "twice":   # the watchdog writes every run in flight
-        time.sleep(0.3)
-        p.send_signal(signal.SIGINT)
-    o, e = p.communicate(timeout=120)
-    check(p.returncode == 130, f"exit {p.returncode}, expected 130: {e[-2000:]}")
+    p = bt.start(cmd)
+    # twice: a second SIGINT 0.3 s after the first, while the watchdog writes every run in flight
+    bt.signal_when(p, lambda line: line.startswith("vecadd variant"),
+                   [signal.SIGINT] * (2 if mode == "twice" else 1), count=wait_for, delay=1.0, gap=0.3)
+    r = bt.finish(p, timeout=120)
+    e = r.err
+    check(r.code == 130, f"exit {r.code}, expected 130: {e[-2000:]}")
     doc = valid(out)
     it = doc.get("interrupted") or {}
     runs = n_dev * (1 if mode == "turn" else 2)
@@ -266,29 +237,10 @@ def case_interrupt(bench, tmp, mode):
     print(f"ok: SIGINT ({mode}): exit 130, {len(ok)} points written, {len(cut)} runs cut short")
 
 
-def mutated(tmp, kernels, find, replace):
-    """A copy of the kernels with one change to vecadd.cl (None where the line is gone)."""
-    k = os.path.join(tmp, "k")
-    os.mkdir(k)
-    for f in os.listdir(kernels):
-        if f.endswith((".cl", ".h")):
-            with open(os.path.join(kernels, f)) as src, open(os.path.join(k, f), "w") as dst:
-                dst.write(src.read())
-    path = os.path.join(k, "vecadd.cl")
-    text = open(path).read()
-    if not check(find in text, "vecadd.cl no longer has the line this test changes"):
-        return None
-    open(path, "w").write(text.replace(find, replace, 1))
-    return k
-
-
 def case_timeout(bench, tmp, kernels, mode):
     """A kernel that spins for ever on every device: --timeout ends the run from the
     watchdog, which writes the document of every run so far, the hung point failed."""
-    anchor = "bench_record_info(info);"
-    k = mutated(tmp, kernels, anchor, anchor + "\n\twhile (((volatile __global uint *)info)[3] != 0x12345u) {}")
-    if not k:
-        return
+    k = bt.spinning_kernels(kernels, os.path.join(tmp, "k"))
     out = os.path.join(tmp, "t.json")
     cmd = [bench, "vecadd", "--variant", "1", "--n", "4Ki", "--device", "all", "--timeout", "2",
            "--kernels", k, "--json", out] + QUICK
@@ -307,17 +259,16 @@ def case_timeout(bench, tmp, kernels, mode):
 
 
 def case_failed(bench, tmp, kernels):
-    k = mutated(tmp, kernels, "for (size_t k = get_global_id(0); k < n; k += stride)",
-                "for (size_t k = get_global_id(0); k + 1 < n; k += stride)")
-    if not k:
-        return
+    k = os.path.join(tmp, "k")
+    bt.kernels_copy(kernels, k, "vecadd.cl", "for (size_t k = get_global_id(0); k < n; k += stride)",
+                    "for (size_t k = get_global_id(0); k + 1 < n; k += stride)")
     out = os.path.join(tmp, "f.json")
     r = run([bench, "vecadd", "--variant", "5", "--n", "64Ki", "--vec", "4", "--per-item", "1,2",
              "--device", "all", "--concurrent", "--kernels", k, "--json", out] + QUICK, 1)
     doc = valid(out)
     check(doc["points"] and all(p["status"] == "failed" for p in doc["points"]),
           f"statuses {[p['status'] for p in doc['points']]}")
-    check("points failed on" in r.stderr, "stderr does not name the device whose points failed")
+    check("points failed on" in r.err, "stderr does not name the device whose points failed")
     print(f"ok: every point failed on every device at once: exit 1, {len(doc['points'])} points")
 
 
@@ -327,24 +278,24 @@ def case_tools(bench, tmp):
             "--device", "all", "--reps", "9", "--warmup", "1", "--quiet"]
     run(base + ["--json", a])
     run(base + ["--json", b])
-    first = info(bench)[0]
+    first = bt.bench_info(bench)[0]
     run([bench, "vecadd", "--variant", "5", "--n", "256Ki", "--vec", "4", "--per-item", "1", "--device",
          "0", "--reps", "9", "--quiet", "--json", one])
     cj = os.path.join(tmp, "cmp.json")
     r = run([bench, "compare", a, b, "--json", cj, "--noise", "1000"])
-    cmp = json.load(open(cj))
-    n_dev = len(info(bench))
+    cmp = bt.load_doc(cj)
+    n_dev = len(bt.bench_info(bench))
     rows = cmp["points"]
     check(len(rows) == n_dev and all(x["verdict"] != "new" and x["verdict"] != "missing" for x in rows),
           f"compare: {[(x.get('device'), x['verdict']) for x in rows]}")
-    check(sorted(x.get("device") for x in rows) == sorted(label(d) for d in info(bench)),
+    check(sorted(x.get("device") for x in rows) == sorted(label(d) for d in bt.bench_info(bench)),
           f"compare rows name {[x.get('device') for x in rows]}")
-    check("device=" in r.stdout, "the table does not name the devices")
+    check("device=" in r.out, "the table does not name the devices")
     if n_dev > 1:
         r = run([bench, "compare", one, a], 2, "compare one device against several")
-        check("hold different devices" in r.stderr, f"message: {r.stderr}")
+        check("hold different devices" in r.err, f"message: {r.err}")
         r = run([bench, "compare", one, a, "--allow-different-device", "--noise", "1000", "--json", cj])
-        v = {x.get("device") or label(first): x["verdict"] for x in json.load(open(cj))["points"]}
+        v = {x.get("device") or label(first): x["verdict"] for x in bt.load_doc(cj)["points"]}
         check(v.get(label(first)) not in ("new", "missing") and list(v.values()).count("new") == n_dev - 1,
               f"one against several, by device: {v}")
     html = os.path.join(tmp, "r.html")
@@ -353,17 +304,17 @@ def case_tools(bench, tmp):
     docs, pairs = page.count('class="doc"'), page.count('class="compare"')
     check(docs == 2 * n_dev, f"report: {docs} sections for {2 * n_dev} runs")
     check(pairs == n_dev, f"report: {pairs} before/after sections, one per device")
-    for d in info(bench):
+    for d in bt.bench_info(bench):
         check(label(d).replace("(", "") in page.replace("(", ""), f"report: {label(d)} missing")
     bad = os.path.join(tmp, "bad.json")
-    broken = json.load(open(a))
+    broken = bt.load_doc(a)
     broken["device_runs"][0]["first_point"] = len(broken["points"])
-    json.dump(broken, open(bad, "w"))
+    bt.write_doc(bad, broken)
     r = run([bench, "report", bad, "-o", html], 2, "report of a document whose run points outside it")
-    check("device_runs[0].first_point" in r.stderr, f"report names the field: {r.stderr}")
+    check("device_runs[0].first_point" in r.err, f"report names the field: {r.err}")
     lnt = os.path.join(tmp, "lnt.json")
     run([bench, "export", "lnt", a, "--order", "1", "-o", lnt])
-    names = [t["name"] for t in json.load(open(lnt))["tests"]]
+    names = [t["name"] for t in bt.load_doc(lnt)["tests"]]
     check(len(names) == len(set(names)) == n_dev and all("/device=" in t for t in names),
           f"export: test names {names}")
     csv = os.path.join(tmp, "a.csv")
@@ -399,24 +350,23 @@ def case_locality(bench, tmp, device, part):
     for m in mems:
         s = doc["locality"][m]
         check(all(s[k] for k in ("local_gbps", "remote_gbps", "local_ns_per_load")), f"locality.{m}: {s}")
-    check("local against remote" in r.stdout or "--quiet" in QUICK, "no summary")
+    check("local against remote" in r.out or "--quiet" in QUICK, "no summary")
     print(f"ok: locality on {n} sub-devices ({part}) of {device}: memory {mems}")
 
 
 def case_locality_platforms(bench):
-    devs = info(bench)
+    devs = bt.bench_info(bench)
     plats = {d["platform"] for d in devs}
     if len(plats) < 2 or any(sum(x["platform"] == p for x in devs) > 1 for p in plats):
-        print("SKIP: needs two platforms of one device each")
-        sys.exit(77)
+        bt.skip("needs two platforms of one device each")
     r = run([bench, "locality", "--device", "all", "--quiet"], 77)
-    check("a context holds the devices of one platform only" in r.stderr, f"message: {r.stderr}")
+    check("a context holds the devices of one platform only" in r.err, f"message: {r.err}")
     print("ok: devices of different platforms: exit 77, saying why")
 
 
 def main():
     bench, case, args = sys.argv[1], sys.argv[2], sys.argv[3:]
-    with tempfile.TemporaryDirectory() as tmp:
+    with bt.tmpdir() as tmp:
         if case == "partitions":
             case_partitions(bench, args[0], tmp)
         elif case == "device-all":
@@ -439,10 +389,7 @@ def main():
             case_locality_platforms(bench)
         else:
             sys.exit(f"unknown case {case}")
-    if failures:
-        print(f"{len(failures)} check(s) failed")
-        return 1
-    return 0
+    return bt.verdict()
 
 
 if __name__ == "__main__":

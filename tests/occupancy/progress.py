@@ -13,6 +13,10 @@ import pty
 import re
 import subprocess
 import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import benchtest as bt  # noqa: E402
 
 
 def main() -> int:
@@ -20,7 +24,7 @@ def main() -> int:
     ap.add_argument("--expect", action="append", default=[])
     ap.add_argument("cmd", nargs=argparse.REMAINDER)
     a = ap.parse_args()
-    cmd = a.cmd[1:] if a.cmd and a.cmd[0] == "--" else a.cmd
+    cmd = bt.after_dashes(a.cmd)
     master, slave = pty.openpty()
     p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=slave)
     os.close(slave)
@@ -39,9 +43,8 @@ def main() -> int:
     lines = [l.strip() for l in re.split(r"[\r\n]+", text) if l.strip()]
     missing = [e for e in a.expect if not any(e in l for l in lines)]
     if p.returncode != 0 or missing:
-        print(f"exit code {p.returncode}; missing {missing!r}")
-        print("--- stderr lines ---\n" + "\n".join(lines))
-        return 1
+        bt.fail(f"exit code {p.returncode}; missing {missing!r}\n--- stderr lines ---\n"
+                + "\n".join(lines))
     print("\n".join(lines))
     return 0
 

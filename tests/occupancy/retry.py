@@ -7,14 +7,17 @@ operating system gives the machine's cores to other processes, fewer groups over
 and the probe under-counts (it cannot over-count). A repeated run separates that from
 a systematic disagreement, which fails every attempt.
 """
-import subprocess
 import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import benchtest as bt  # noqa: E402
 
 n = int(sys.argv[1])
-cmd = sys.argv[3:] if sys.argv[2] == "--" else sys.argv[2:]
+cmd = bt.after_dashes(sys.argv[2:])
 for attempt in range(1, n + 1):
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    print(f"attempt {attempt}: exit {r.returncode}\n{r.stdout}{r.stderr}")
-    if r.returncode == 0:
+    r = bt.run(cmd)
+    print(f"attempt {attempt}: exit {r.code}\n{r.out}{r.err}")
+    if r.code == 0:
         sys.exit(0)
 sys.exit(1)

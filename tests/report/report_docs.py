@@ -3,10 +3,12 @@ and a few edited copies (a failed point, a residency the model does not predict,
 `bench compare --json` result in the shape the report reads) that CPU runs cannot produce.
 """
 import copy
-import json
 import os
-import subprocess
 import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import benchtest as bt  # noqa: E402
 
 INTEL = ["--device", "Intel(R) OpenCL"]
 POCL = ["--device", "PoCL"]
@@ -34,23 +36,19 @@ def run_bench(bench, name, folder):
     args, dev = RUNS[name]
     path = os.path.join(folder, f"{name}.json")
     cmd = [bench] + args + dev + QUICK + ["--json", path]
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    if r.returncode not in (0, 1) or not os.path.exists(path):
-        sys.exit(f"bench failed ({r.returncode}): {' '.join(cmd)}\n{r.stderr}")
+    r = bt.run(cmd)
+    if r.code not in (0, 1) or not os.path.exists(path):
+        bt.fail(f"bench failed ({r.code}): {' '.join(cmd)}\n{r.err}")
     return path
 
 
 def _write(folder, name, doc):
-    path = os.path.join(folder, name)
-    with open(path, "w") as f:
-        json.dump(doc, f)
-    return path
+    return bt.write_doc(os.path.join(folder, name), doc)
 
 
 def with_failed_point(folder, vecadd_path):
     """vecadd with its third point failed: no time, a reason, as bench writes a failure."""
-    with open(vecadd_path) as f:
-        doc = json.load(f)
+    doc = bt.load_doc(vecadd_path)
     p = doc["points"][2]
     for k in ("time_ns", "wall_ns", "copy_time_ns", "metrics"):
         p.pop(k, None)
@@ -60,8 +58,7 @@ def with_failed_point(folder, vecadd_path):
 
 def with_disagreement(folder, occ_path):
     """occupancy with the model predicting one group more than measured at the first point."""
-    with open(occ_path) as f:
-        doc = json.load(f)
+    doc = bt.load_doc(occ_path)
     p = doc["points"][0]
     p["model"]["resident_wg"] = p["measured"]["resident_wg"] + 1
     return _write(folder, "occupancy-disagree.json", doc)
@@ -69,10 +66,7 @@ def with_disagreement(folder, occ_path):
 
 def compare_result(folder, old_path, new_path):
     """A `bench compare --json` result as the report expects one: verdicts per matched point."""
-    with open(old_path) as f:
-        old = json.load(f)
-    with open(new_path) as f:
-        new = json.load(f)
+    old, new = bt.load_doc(old_path), bt.load_doc(new_path)
     doc = {k: copy.deepcopy(new[k]) for k in ("schema_version", "tool", "timestamp", "command",
                                               "host", "device")}
     doc["benchmark"] = "compare"
@@ -103,4 +97,4 @@ def make(bench, folder, small=False):
 
 def report(report_py, docs, out, png=None):
     cmd = [sys.executable, report_py] + docs + ["-o", out] + (["--png", png] if png else [])
-    return subprocess.run(cmd, capture_output=True, text=True)
+    return bt.run(cmd)

@@ -11,9 +11,12 @@ import copy
 import json
 import os
 import re
-import subprocess
 import sys
-import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import benchtest as bt  # noqa: E402
+from benchtest import check  # noqa: E402
 
 STATS = {"min": 90.0, "median": 100.0, "mean": 101.0, "p5": 92.0, "p95": 110.0, "max": 111.0,
          "n": 3}
@@ -139,38 +142,28 @@ MINIMAL = {"minimal-mixed": None, "minimal-all-failed": "failed", "minimal-all-s
 
 
 def run(report, args):
-    return subprocess.run([sys.executable, report] + args, capture_output=True, text=True)
+    return bt.run([sys.executable, report] + args)
 
 
 def bad_case(report, case, tmp):
     content, expect = CASES[case]
     path = os.path.join(tmp, f"{case}.json")
     if content is not None:
-        with open(path, "w") as f:
-            f.write(content if isinstance(content, str) else json.dumps(content))
-    good = os.path.join(tmp, "good.json")
-    with open(good, "w") as f:
-        json.dump(vecadd(), f)
+        bt.write_doc(path, content)
+    good = bt.write_doc(os.path.join(tmp, "good.json"), vecadd())
     out = os.path.join(tmp, "out.html")
     r = run(report, [good, path, "-o", out])
-    fails = []
-    if r.returncode != 2:
-        fails.append(f"exit {r.returncode}, expected 2")
+    check(r.code == 2, f"exit {r.code}, expected 2")
     line = f"{path}: {expect}"
-    if line not in r.stderr:
-        fails.append(f"stderr lacks {line!r}")
-    if "Traceback" in r.stderr or len(r.stderr.strip().splitlines()) != 1:
-        fails.append("stderr is not one line")
+    check(line in r.err, f"stderr lacks {line!r}")
+    check("Traceback" not in r.err and len(r.err.strip().splitlines()) == 1, "stderr is not one line")
     left = [f for f in os.listdir(tmp) if f.startswith("out.html")]
-    if left:
-        fails.append(f"left behind: {left}")
-    return fails, r
+    check(not left, f"left behind: {left}")
+    return r
 
 
 def usage_case(report, case, tmp):
-    good = os.path.join(tmp, "good.json")
-    with open(good, "w") as f:
-        json.dump(vecadd(), f)
+    good = bt.write_doc(os.path.join(tmp, "good.json"), vecadd())
     args, expect = {
         "usage-no-output": ([good], "the following arguments are required: -o/--output"),
         "usage-no-docs": (["-o", os.path.join(tmp, "o.html")], "the following arguments are "
@@ -180,48 +173,39 @@ def usage_case(report, case, tmp):
         "usage-output-is-dir": ([good, "-o", tmp], "is a directory"),
     }[case]
     r = run(report, args)
-    fails = [] if r.returncode == 2 else [f"exit {r.returncode}, expected 2"]
-    if not re.search(r"^bench report: usage: .*" + re.escape(expect), r.stderr, re.M):
-        fails.append(f"stderr lacks 'bench report: usage: ...{expect}'")
-    return fails, r
+    check(r.code == 2, f"exit {r.code}, expected 2")
+    check(re.search(r"^bench report: usage: .*" + re.escape(expect), r.err, re.M),
+          f"stderr lacks 'bench report: usage: ...{expect}'")
+    return r
 
 
 def minimal_case(report, case, tmp):
-    paths = []
-    for i, d in enumerate(minimal_all(MINIMAL[case])):
-        paths.append(os.path.join(tmp, f"{i:02d}-{d['benchmark']}.json"))
-        with open(paths[-1], "w") as f:
-            json.dump(d, f)
+    paths = [bt.write_doc(os.path.join(tmp, f"{i:02d}-{d['benchmark']}.json"), d)
+             for i, d in enumerate(minimal_all(MINIMAL[case]))]
     # the same vecadd twice: a before/after section with every point matched
-    paths.append(os.path.join(tmp, "vecadd-again.json"))
-    with open(paths[-1], "w") as f:
-        json.dump(minimal_all(MINIMAL[case])[0], f)
+    paths.append(bt.write_doc(os.path.join(tmp, "vecadd-again.json"), minimal_all(MINIMAL[case])[0]))
     out = os.path.join(tmp, "out.html")
     r = run(report, paths + ["-o", out, "--png", os.path.join(tmp, "png")])
-    fails = [] if r.returncode == 0 else [f"exit {r.returncode}, expected 0"]
-    if r.returncode == 0:
+    if check(r.code == 0, f"exit {r.code}, expected 0"):
         with open(out, encoding="utf-8") as f:
             page = f.read()
         for d in minimal_all(MINIMAL[case]):
-            if f'data-benchmark="{d["benchmark"]}"' not in page:
-                fails.append(f"no section for {d['benchmark']}")
-    return fails, r
+            check(f'data-benchmark="{d["benchmark"]}"' in page, f"no section for {d['benchmark']}")
+    return r
 
 
 def main():
     report, case = sys.argv[1], sys.argv[2]
-    with tempfile.TemporaryDirectory() as tmp:
+    with bt.tmpdir() as tmp:
         if case in CASES:
-            fails, r = bad_case(report, case, tmp)
+            r = bad_case(report, case, tmp)
         elif case in MINIMAL:
-            fails, r = minimal_case(report, case, tmp)
+            r = minimal_case(report, case, tmp)
         else:
-            fails, r = usage_case(report, case, tmp)
-    for f in fails:
-        print("FAIL:", f)
-    if fails:
-        print("--- stdout ---\n" + r.stdout + "--- stderr ---\n" + r.stderr)
-    return 1 if fails else 0
+            r = usage_case(report, case, tmp)
+    if bt.errors:
+        print(r.output())
+    return bt.verdict()
 
 
 if __name__ == "__main__":

@@ -12,11 +12,12 @@ screenshot is kept in SHOTS_DIR (or $REPORT_SHOTS) when given, for people to loo
 import os
 import re
 import shutil
-import subprocess
 import sys
-import tempfile
+from pathlib import Path
 
-import report_docs
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import benchtest as bt  # noqa: E402
+import report_docs  # noqa: E402
 
 WIDTH, HEIGHT = 1280, 4000
 # Chromium logs much start-up noise on a machine without a session bus or a GPU (dbus, vaapi);
@@ -27,19 +28,11 @@ QUIET = ["--disable-background-networking", "--disable-component-update", "--dis
          "--disable-extensions", "--disable-dev-shm-usage", "--no-default-browser-check"]
 
 
-def chromium():
-    for name in ("chromium", "chromium-browser"):
-        path = shutil.which(name)
-        if path:
-            return path
-    return None
-
-
 def run_chromium(exe, profile, url, *extra):
     cmd = [exe, "--headless", "--disable-gpu", "--no-sandbox", "--no-first-run", *QUIET,
            f"--user-data-dir={profile}", "--hide-scrollbars", "--enable-logging=stderr",
            "--v=0", f"--window-size={WIDTH},{HEIGHT}", *extra, url]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    return bt.run(cmd, timeout=300)
 
 
 def page_errors(stderr, page):
@@ -50,49 +43,45 @@ def page_errors(stderr, page):
 def main():
     bench, report_py = sys.argv[1], sys.argv[2]
     shots = sys.argv[3] if len(sys.argv) > 3 else os.environ.get("REPORT_SHOTS")
-    exe = chromium()
-    if exe is None:
-        print("chromium is not installed (Debian package chromium): skipped")
-        return 77
-    failures = []
-    with tempfile.TemporaryDirectory() as tmp:
+    exe = bt.need_tool("chromium", "chromium-browser",
+                       why="chromium is not installed (Debian package chromium)")
+    with bt.tmpdir() as tmp:
         docs = report_docs.make(bench, tmp, small=True)
         page = os.path.join(tmp, "report.html")
         r = report_docs.report(report_py, docs, page)
-        if r.returncode != 0:
-            print(f"report exit {r.returncode}: {r.stderr}")
-            return 1
+        if r.code != 0:
+            bt.fail(f"report exit {r.code}: {r.err}")
         with open(page, encoding="utf-8") as f:
             html = f.read()
         url = "file://" + page
         shot = os.path.join(tmp, "report.png")
         r = run_chromium(exe, os.path.join(tmp, "profile"), url, f"--screenshot={shot}")
-        if r.returncode != 0:
-            failures.append(f"chromium --screenshot exit {r.returncode}")
-        failures += [f"page error: {e}" for e in page_errors(r.stderr, page)]
-        if not os.path.exists(shot):
-            failures.append("no screenshot written")
-        else:
-            with open(shot, "rb") as f:
-                data = f.read()
-            if data[:8] != b"\x89PNG\r\n\x1a\n" or len(data) < 50_000:
-                failures.append(f"the screenshot looks empty ({len(data)} bytes)")
-            if shots:
-                os.makedirs(shots, exist_ok=True)
-                shutil.copy(shot, os.path.join(shots, "report-cpu.png"))
-                shutil.copy(page, os.path.join(shots, "report-cpu.html"))
+        bt.check(r.code == 0, f"chromium --screenshot exit {r.code}")
+        for e in page_errors(r.err, page):
+            bt.check(False, f"page error: {e}")
+        if bt.check(os.path.exists(shot), "no screenshot written"):
+            check_shot(shot, page, shots)
         r = run_chromium(exe, os.path.join(tmp, "profile"), url, "--dump-dom")
-        if r.returncode != 0:
-            failures.append(f"chromium --dump-dom exit {r.returncode}")
-        failures += [f"page error: {e}" for e in page_errors(r.stderr, page)]
+        bt.check(r.code == 0, f"chromium --dump-dom exit {r.code}")
+        for e in page_errors(r.err, page):
+            bt.check(False, f"page error: {e}")
         want = len(re.findall(r"<svg\b", html))
-        got = len(re.findall(r"<svg\b", r.stdout))
-        if want == 0 or got != want:
-            failures.append(f"the rendered DOM holds {got} charts, the page {want}")
+        got = len(re.findall(r"<svg\b", r.out))
+        bt.check(want != 0 and got == want, f"the rendered DOM holds {got} charts, the page {want}")
         print(f"{want} charts rendered at {WIDTH}x{HEIGHT}")
-    for f in failures:
-        print("FAIL:", f)
-    return 1 if failures else 0
+    return bt.verdict()
+
+
+def check_shot(shot, page, shots):
+    """The screenshot is a PNG of some size; kept in shots (with the page) where given."""
+    with open(shot, "rb") as f:
+        data = f.read()
+    bt.check(data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 50_000,
+             f"the screenshot looks empty ({len(data)} bytes)")
+    if shots:
+        os.makedirs(shots, exist_ok=True)
+        shutil.copy(shot, os.path.join(shots, "report-cpu.png"))
+        shutil.copy(page, os.path.join(shots, "report-cpu.html"))
 
 
 if __name__ == "__main__":

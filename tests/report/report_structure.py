@@ -9,14 +9,16 @@ with a `pt-ok-*` id) and every failed or skipped point is marked (`pt-bad-*`); e
 well-formed XML; the before/after sections list regressions first; ids are unique; nothing
 outside the page is referenced (the SVG namespace is the one address allowed); a PNG per chart.
 """
-import json
 import os
 import re
 import sys
-import tempfile
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
-import report_docs
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import benchtest as bt  # noqa: E402
+import report_docs  # noqa: E402
+from benchtest import check  # noqa: E402
 
 SVG_NS = "http://www.w3.org/2000/svg"
 ALLOWED_URLS = {SVG_NS}
@@ -36,13 +38,6 @@ EXPECT = {
 }
 ORDER = {"regression": 0, "improvement": 1, "same": 2, "other": 3}
 SVG_NAMES = "{%s}" % SVG_NS
-
-errors = []
-
-
-def check(cond, msg):
-    if not cond:
-        errors.append(msg)
 
 
 def sections(page):
@@ -167,14 +162,13 @@ def check_self_contained(page):
 
 def main():
     bench, report_py = sys.argv[1], sys.argv[2]
-    with tempfile.TemporaryDirectory() as tmp:
+    with bt.tmpdir() as tmp:
         docs = report_docs.make(bench, tmp)
         out, png = os.path.join(tmp, "report.html"), os.path.join(tmp, "png")
         r = report_docs.report(report_py, docs, out, png)
-        check(r.returncode == 0, f"report exit {r.returncode}: {r.stderr}")
-        if r.returncode != 0:
-            return finish()
-        check("Traceback" not in r.stderr, f"report printed a traceback: {r.stderr}")
+        if not check(r.code == 0, f"report exit {r.code}: {r.err}"):
+            return bt.verdict()
+        check("Traceback" not in r.err, f"report printed a traceback: {r.err}")
         with open(out, encoding="utf-8") as f:
             page = f.read()
         check(page.startswith("<!DOCTYPE html>"), "the page does not start with <!DOCTYPE html>")
@@ -183,8 +177,7 @@ def main():
         by_file = {a.get("data-file"): (a, b) for a, b in secs if "doc" in a.get("class", "")}
         nfig = 0
         for path in docs:
-            with open(path) as f:
-                doc = json.load(f)
+            doc = bt.load_doc(path)
             name = os.path.basename(path)
             check(name in by_file, f"no section for {name}")
             if name in by_file:
@@ -209,13 +202,7 @@ def main():
             with open(os.path.join(png, p), "rb") as f:
                 check(f.read(8) == b"\x89PNG\r\n\x1a\n", f"{p} is not a PNG")
         print(f"{len(docs)} documents, {nfig} charts, {len(page)} bytes")
-    return finish()
-
-
-def finish():
-    for e in errors:
-        print("FAIL:", e)
-    return 1 if errors else 0
+    return bt.verdict()
 
 
 if __name__ == "__main__":

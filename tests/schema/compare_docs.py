@@ -11,30 +11,15 @@ be valid against it (the first violation's path is printed) and hold each of tho
 exit 77 (skip) without python3-jsonschema.
 """
 import argparse
-import json
 import os
-import subprocess
 import sys
-import tempfile
+from pathlib import Path
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import benchtest as bt  # noqa: E402
 import schema_check  # noqa: E402
 
 WANT = {"missing", "new", "failed", "regressed", "changed", "inconclusive"}
-
-
-def fail(msg, r=None):
-    print(f"FAIL: {msg}")
-    if r is not None:
-        print("--- stdout ---\n" + r.stdout[-4000:] + "--- stderr ---\n" + r.stderr[-4000:])
-    sys.exit(1)
-
-
-def run(cmd, code=0):
-    r = subprocess.run(cmd, capture_output=True, text=True, timeout=240)
-    if r.returncode != code:
-        fail(f"{' '.join(cmd)}: exit {r.returncode}, expected {code}", r)
-    return r
 
 
 def stats(samples):
@@ -73,24 +58,19 @@ def compare(a, v, d):
     base, new, out = (os.path.join(d, n) for n in ("base.json", "new.json", "compare.json"))
     common = [a.bench, "vecadd", "--device", a.device, "--n", "16Ki", "--reps", "10", "--warmup", "1",
               "--quiet"]
-    run(common + ["--groups", "1..5", "--json", base])
-    run(common + ["--groups", "2..6", "--json", new])
-    with open(base) as f:
-        bdoc = json.load(f)
-    with open(new) as f:
-        doc = json.load(f)
-    plant(bdoc, doc)
-    with open(new, "w") as f:
-        json.dump(doc, f)
+    bt.must_run(common + ["--groups", "1..5", "--json", base], timeout=240)
+    bt.must_run(common + ["--groups", "2..6", "--json", new], timeout=240)
+    doc = bt.load_doc(new)
+    plant(bt.load_doc(base), doc)
+    bt.write_doc(new, doc)
     cmd = [a.bench, "compare", base, new, "--json", out, "--quiet"]
     if a.junit:
         cmd += ["--junit", a.junit]
-    run(cmd, 1)
-    with open(out) as f:
-        cmp = json.load(f)
+    bt.must_run(cmd, 1, timeout=240)
+    cmp = bt.load_doc(out)
     verdicts = {p["verdict"] for p in cmp["points"]}
     if not WANT <= verdicts:
-        fail(f"the comparison lacks the verdicts {sorted(WANT - verdicts)} (has {sorted(verdicts)})")
+        bt.fail(f"the comparison lacks the verdicts {sorted(WANT - verdicts)} (has {sorted(verdicts)})")
     if v is not None:
         if not schema_check.check(v, cmp, out):
             return 1
@@ -110,7 +90,7 @@ def main():
     v = schema_check.validator(a.schema) if a.schema else None   # exits 77 without jsonschema
     if a.dir:
         return compare(a, v, a.dir)
-    with tempfile.TemporaryDirectory() as d:
+    with bt.tmpdir() as d:
         return compare(a, v, d)
 
 

@@ -8,15 +8,15 @@ must make schema_check.py exit 1 with the path of the change as the first violat
 Exit 77 (skip) without python3-jsonschema.
 """
 import copy
-import json
 import os
-import subprocess
 import sys
-import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import benchtest as bt  # noqa: E402
+import schema_check  # noqa: E402
 
 here = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, here)
-import schema_check  # noqa: E402
 
 RESULTS = [
     # (what, the first violation's path, change)
@@ -64,59 +64,43 @@ COMPARE = [
 ]
 
 
-def fail(msg):
-    print(f"FAIL: {msg}")
-    sys.exit(1)
-
-
-def run(cmd):
-    r = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
-    if r.returncode != 0:
-        fail(f"{' '.join(cmd)}: exit {r.returncode}\n{r.stdout}{r.stderr}")
-
-
 def plant(v, schema, doc, cases, d, tag):
     if not schema_check.check(v, doc, f"{tag} as written"):
-        fail(f"{tag} as written is not valid: nothing can be planted in it")
+        bt.fail(f"{tag} as written is not valid: nothing can be planted in it")
     files = []
     for i, (what, path, change) in enumerate(cases):
         bad = copy.deepcopy(doc)
         change(bad)
         errs = schema_check.violations(v, bad)
         if not errs:
-            fail(f"{tag}, {what}: not caught")
+            bt.fail(f"{tag}, {what}: not caught")
         got = schema_check.pointer(errs[0].absolute_path)
         if got != path:
-            fail(f"{tag}, {what}: first violation at {got}, expected {path}: "
+            bt.fail(f"{tag}, {what}: first violation at {got}, expected {path}: "
                  f"{schema_check.describe(errs[0])}")
         print(f"caught: {tag}, {what}: {schema_check.describe(errs[0])}")
-        f = os.path.join(d, f"{tag.replace(' ', '-')}-{i}.json")
-        with open(f, "w") as fh:
-            json.dump(bad, fh)
+        f = bt.write_doc(os.path.join(d, f"{tag.replace(' ', '-')}-{i}.json"), bad)
         files.append((f, path))
     # the command line names each too, and exits 1
-    r = subprocess.run([sys.executable, os.path.join(here, "schema_check.py"), schema] +
-                       [f for f, _ in files], capture_output=True, text=True)
+    r = bt.run([sys.executable, os.path.join(here, "schema_check.py"), schema] +
+               [f for f, _ in files])
     for f, path in files:
-        if r.returncode != 1 or f"{f}: INVALID, first violation at {path}:" not in r.stdout:
-            fail(f"{tag}: schema_check.py exit {r.returncode}, {f} not reported at {path}:\n"
-                 f"{r.stdout}{r.stderr}")
+        if r.code != 1 or f"{f}: INVALID, first violation at {path}:" not in r.out:
+            bt.fail(f"{tag}: schema_check.py exit {r.code}, {f} not reported at {path}", r, None)
 
 
 def main():
     bench, rschema, cschema, device = sys.argv[1:5]
     rv = schema_check.validator(rschema)   # exits 77 without jsonschema
     cv = schema_check.validator(cschema)
-    with tempfile.TemporaryDirectory() as d:
+    with bt.tmpdir() as d:
         named, timed, cmp = (os.path.join(d, n) for n in ("named.json", "timed.json", "cmp.json"))
-        run([bench, "model", "--gpu", "h100", "--groups", "1,264", "--json", named, "--quiet"])
-        run([bench, "vecadd", "--variant", "1", "--n", "4Ki", "--reps", "2", "--warmup", "0",
-             "--device", device, "--json", timed, "--quiet"])
-        run([bench, "compare", timed, timed, "--json", cmp, "--quiet"])
-        docs = []
-        for f in (named, timed, cmp):
-            with open(f) as fh:
-                docs.append(json.load(fh))
+        bt.must_run([bench, "model", "--gpu", "h100", "--groups", "1,264", "--json", named, "--quiet"],
+                    timeout=120)
+        bt.must_run([bench, "vecadd", "--variant", "1", "--n", "4Ki", "--reps", "2", "--warmup", "0",
+                     "--device", device, "--json", timed, "--quiet"], timeout=120)
+        bt.must_run([bench, "compare", timed, timed, "--json", cmp, "--quiet"], timeout=120)
+        docs = [bt.load_doc(f) for f in (named, timed, cmp)]
         plant(rv, rschema, docs[0], RESULTS, d, "model document")
         plant(rv, rschema, docs[1], TIMED, d, "vecadd document")
         plant(cv, cschema, docs[2], COMPARE, d, "compare document")

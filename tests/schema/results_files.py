@@ -9,11 +9,12 @@ run of the other tests gives: NVIDIA registers, plateaus, vendor attributes. Oth
 (known issues) are left alone. Exit 77 (skip) where DIR holds no document, or without
 python3-jsonschema.
 """
-import json
 import os
 import sys
+from pathlib import Path
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import benchtest as bt  # noqa: E402
 import schema_check  # noqa: E402
 
 
@@ -25,16 +26,14 @@ def main():
             if f.endswith(".json"):
                 path = os.path.join(d, f)
                 try:
-                    with open(path) as fh:
-                        doc = json.load(fh)
+                    doc = bt.load_doc(path)
                 except (OSError, ValueError) as e:
                     print(f"{path}: not readable JSON ({e}): left alone")
                     continue
                 if isinstance(doc, dict) and "schema_version" in doc and "points" in doc:
                     docs.append((path, doc))
     if not docs:
-        print(f"SKIP: no results document under {top}")
-        return 77
+        bt.skip(f"no results document under {top}")
     rv = schema_check.validator(rschema)   # exits 77 without jsonschema
     cv = schema_check.validator(cschema)
     bad = 0

@@ -19,8 +19,11 @@ Exit 0 when every row has all of them, 1 naming each row and what it lacks.
 import json
 import os
 import re
-import subprocess
 import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import benchtest as bt  # noqa: E402
 
 
 def schema_props(schema, d, seen=None):
@@ -67,7 +70,7 @@ def option_problems(row):
 
 
 def help_problems(bench, row):
-    out = subprocess.run([bench, row["name"], "--help"], capture_output=True, text=True).stdout
+    out = bt.must_run([bench, row["name"], "--help"]).out
     bad = []
     for entry in re.split(r"\n  (?=-)", out):
         name = re.match(r"(?:-\w, )?--([\w-]+)", entry)
@@ -103,11 +106,8 @@ def planned(bench, devices):
     """The check ids bench validate --list plans on each device."""
     ids = {}
     for dev in devices:
-        r = subprocess.run([bench, "validate", "--list", "--device", dev], capture_output=True,
-                           text=True)
-        if r.returncode != 0:
-            sys.exit(f"bench validate --list --device {dev}: exit {r.returncode}: {r.stderr}")
-        ids[dev] = [line.split()[0] for line in r.stdout.splitlines() if line.strip()]
+        r = bt.must_run([bench, "validate", "--list", "--device", dev])
+        ids[dev] = [line.split()[0] for line in r.out.splitlines() if line.strip()]
     return ids
 
 
@@ -121,8 +121,7 @@ def test_dirs(meson_build):
 def main(argv):
     bench, schema_path, meson_build, tests_dir = argv[1:5]
     devices = argv[5:]
-    facts = json.loads(subprocess.run([bench, "list", "--json"], capture_output=True, text=True,
-                                      check=True).stdout)
+    facts = json.loads(bt.must_run([bench, "list", "--json"]).out)
     schema = json.load(open(schema_path))
     rows = [c for c in facts if c["kind"] == "row"]
     dirs = test_dirs(meson_build)
@@ -149,9 +148,8 @@ def main(argv):
         problems += [(t["name"], p) for p in option_problems(t)]
     problems += params_problems(schema, by_bench)
     for name, what in problems:
-        print(f"{name}: {what}")
-    print(f"{len(rows)} rows, {len(problems)} missing facts")
-    return 1 if problems else 0
+        bt.check(False, f"{name}: {what}")
+    return bt.verdict(f"{len(rows)} rows, every fact in place")
 
 
 if __name__ == "__main__":

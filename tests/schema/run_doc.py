@@ -11,22 +11,13 @@ of the document, so that the shapes a test is meant to cover do not silently go 
 Exit 77 (skip) without python3-jsonschema, or where the command skips (77).
 """
 import argparse
-import json
 import os
-import shutil
-import subprocess
 import sys
-import tempfile
+from pathlib import Path
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import benchtest as bt  # noqa: E402
 import schema_check  # noqa: E402
-
-
-def fail(msg, r=None):
-    print(f"FAIL: {msg}")
-    if r is not None:
-        print("--- stdout ---\n" + r.stdout[-4000:] + "--- stderr ---\n" + r.stderr[-4000:])
-    sys.exit(1)
 
 
 def has(doc, pointer):
@@ -45,19 +36,6 @@ def has(doc, pointer):
     return bool(nodes)
 
 
-def mutated_kernels(src, dst, name, find, replace):
-    for f in os.listdir(src):
-        if f.endswith((".cl", ".h")):
-            shutil.copy(os.path.join(src, f), dst)
-    path = os.path.join(dst, name)
-    with open(path) as f:
-        text = f.read()
-    if find not in text:
-        fail(f"{name} no longer has the code this test changes: {find!r}")
-    with open(path, "w") as f:
-        f.write(text.replace(find, replace, 1))
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--schema", required=True)
@@ -67,33 +45,27 @@ def main():
     ap.add_argument("--mutate", nargs=3, metavar=("FILE", "FIND", "REPLACE"))
     ap.add_argument("cmd", nargs=argparse.REMAINDER)
     a = ap.parse_args()
-    cmd = a.cmd[1:] if a.cmd and a.cmd[0] == "--" else a.cmd
+    cmd = bt.after_dashes(a.cmd)
     v = schema_check.validator(a.schema)   # exits 77 without jsonschema
-    with tempfile.TemporaryDirectory() as d:
+    with bt.tmpdir() as d:
         out = os.path.join(d, "doc.json")
         extra = ["--json", out]
         if a.mutate:
             k = os.path.join(d, "kernels")
-            os.mkdir(k)
-            mutated_kernels(a.kernels, k, *a.mutate)
+            bt.kernels_copy(a.kernels, k, *a.mutate)
             extra += ["--kernels", k]
-        r = subprocess.run(cmd + extra, capture_output=True, text=True, timeout=240)
-        if r.returncode == 77 and a.code != 77:   # e.g. bench compile without ocloc
-            print(r.stderr, end="")
-            return 77
-        if r.returncode != a.code:
-            fail(f"{' '.join(cmd)}: exit {r.returncode}, expected {a.code}", r)
-        try:
-            with open(out) as f:
-                doc = json.load(f)
-        except (OSError, ValueError) as e:
-            fail(f"no readable document: {e}", r)
+        r = bt.run(cmd + extra, timeout=240)
+        if r.code == 77 and a.code != 77:   # e.g. bench compile without ocloc
+            bt.skip(r.err.strip())
+        if r.code != a.code:
+            bt.fail(f"{' '.join(cmd)}: exit {r.code}, expected {a.code}", r)
+        doc = bt.read_doc(out, r)
     if not schema_check.check(v, doc, "the document"):
         print(f"command: {' '.join(cmd + extra)}")
         return 1
     missing = [p for p in a.has if not has(doc, p)]
     if missing:
-        fail(f"the document is valid but lacks what this test covers: {missing}")
+        bt.fail(f"the document is valid but lacks what this test covers: {missing}")
     kinds = sorted({p.get("status") for p in doc.get("points", [])})
     print(f"{doc.get('benchmark', doc.get('kind'))}: {len(doc.get('points', []))} points "
           f"({', '.join(map(str, kinds))}), valid against {os.path.basename(a.schema)}")

@@ -9,8 +9,10 @@ Works with Debian 12's python3-jsonschema 4.10 and with later versions.
 """
 import json
 import sys
+from pathlib import Path
 
-SKIP = 77
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import benchtest as bt  # noqa: E402
 
 
 def load_jsonschema():
@@ -19,8 +21,7 @@ def load_jsonschema():
         import jsonschema  # noqa: F401
         from jsonschema import Draft202012Validator  # noqa: F401
     except ImportError as e:
-        print(f"SKIP: python3-jsonschema with draft 2020-12 is not installed ({e})")
-        sys.exit(SKIP)
+        bt.skip(f"python3-jsonschema with draft 2020-12 is not installed ({e})")
     return jsonschema
 
 
@@ -31,8 +32,7 @@ def pointer(path):
 
 def validator(schema_path):
     js = load_jsonschema()
-    with open(schema_path) as f:
-        schema = json.load(f)
+    schema = bt.load_doc(schema_path)
     js.Draft202012Validator.check_schema(schema)
     return js.Draft202012Validator(schema)
 
@@ -80,8 +80,7 @@ def main(argv):
     ok = True
     for path in argv[2:]:
         try:
-            with open(path) as f:
-                doc = json.load(f)
+            doc = bt.load_doc(path)
         except (OSError, ValueError) as e:
             print(f"{path}: INVALID, not a readable JSON document: {e}")
             ok = False

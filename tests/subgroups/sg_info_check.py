@@ -8,11 +8,11 @@ GLOBAL,LOCAL,WIDTH=skipped. Every point that is not skipped must be ok and
 validated, with one captured row per work-item that agrees with its summary.
 """
 import argparse
-import json
-import os
-import subprocess
 import sys
-import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import benchtest as bt  # noqa: E402
 
 
 def point_key(p):
@@ -40,58 +40,64 @@ def main() -> int:
     ap.add_argument("--points", type=int)
     ap.add_argument("cmd", nargs=argparse.REMAINDER)
     a = ap.parse_args()
-    cmd = a.cmd[1:] if a.cmd and a.cmd[0] == "--" else a.cmd
-    with tempfile.TemporaryDirectory() as d:
-        path = os.path.join(d, "r.json")
-        r = subprocess.run(cmd + ["--json", path], capture_output=True, text=True)
-        errors = []
-        if r.returncode != 0:
-            errors.append(f"exit code {r.returncode}")
-        pts = []
-        if os.path.exists(path):
-            with open(path) as f:
-                doc = json.load(f)
-            pts = doc["points"]
-            if doc.get("benchmark") != "sg-info":
-                errors.append(f"benchmark {doc.get('benchmark')!r}")
-        else:
-            errors.append("no results document written")
-        if a.points is not None and len(pts) != a.points:
-            errors.append(f"{len(pts)} points, expected {a.points}")
-        by_key = {}
-        for i, p in enumerate(pts):
-            by_key.setdefault(point_key(p), p)
-            if a.backend and p["params"]["sg_backend"] != a.backend:
-                errors.append(f"point {i}: backend {p['params']['sg_backend']}")
-            if p["status"] == "skipped":
-                if not p["reason"]:
-                    errors.append(f"point {i}: skipped without a reason")
-                continue
-            if p["status"] != "ok" or not p["validated"]:
-                errors.append(f"point {i}: status {p['status']}, reason {p['reason']!r}")
-                continue
-            check_rows(i, p, errors)
-        for spec in a.expect:
-            key, _, want = spec.partition("=")
-            p = by_key.get(key)
-            if p is None:
-                errors.append(f"no point {key}; points: {sorted(by_key)}")
-            elif want == "skipped":
-                if p["status"] != "skipped":
-                    errors.append(f"{key}: status {p['status']}, expected skipped")
-            elif p["status"] == "ok":
-                sizes, _, mx = want.partition("/")
-                got = "+".join(str(s) for s in p["mapping"]["sizes"])
-                if got != sizes or p["mapping"]["max_sg_size"] != int(mx):
-                    errors.append(f"{key}: sizes {got} max {p['mapping']['max_sg_size']}, "
-                                  f"expected {sizes} max {mx}")
-        if errors:
-            print("command:", " ".join(cmd))
-            print("\n".join(errors[:40]))
-            print("--- stdout ---\n" + r.stdout + "--- stderr ---\n" + r.stderr)
-            return 1
-        print(r.stdout)
-        return 0
+    cmd = bt.after_dashes(a.cmd)
+    r, doc = bt.run_with_doc(cmd)
+    errors = []
+    if r.code != 0:
+        errors.append(f"exit code {r.code}")
+    pts = []
+    if doc is not None:
+        pts = doc["points"]
+        if doc.get("benchmark") != "sg-info":
+            errors.append(f"benchmark {doc.get('benchmark')!r}")
+    else:
+        errors.append("no results document written")
+    if a.points is not None and len(pts) != a.points:
+        errors.append(f"{len(pts)} points, expected {a.points}")
+    by_key = check_points(a, pts, errors)
+    check_expected(a.expect, by_key, errors)
+    if errors:
+        print("command:", " ".join(cmd))
+        print("\n".join(errors[:40]))
+        print(r.output())
+        return 1
+    print(r.out)
+    return 0
+
+
+def check_points(a, pts, errors):
+    """Every point ok and validated with its rows, or skipped with a reason: the points by key."""
+    by_key = {}
+    for i, p in enumerate(pts):
+        by_key.setdefault(point_key(p), p)
+        if a.backend and p["params"]["sg_backend"] != a.backend:
+            errors.append(f"point {i}: backend {p['params']['sg_backend']}")
+        if p["status"] == "skipped":
+            if not p["reason"]:
+                errors.append(f"point {i}: skipped without a reason")
+            continue
+        if p["status"] != "ok" or not p["validated"]:
+            errors.append(f"point {i}: status {p['status']}, reason {p['reason']!r}")
+            continue
+        check_rows(i, p, errors)
+    return by_key
+
+
+def check_expected(specs, by_key, errors):
+    for spec in specs:
+        key, _, want = spec.partition("=")
+        p = by_key.get(key)
+        if p is None:
+            errors.append(f"no point {key}; points: {sorted(by_key)}")
+        elif want == "skipped":
+            if p["status"] != "skipped":
+                errors.append(f"{key}: status {p['status']}, expected skipped")
+        elif p["status"] == "ok":
+            sizes, _, mx = want.partition("/")
+            got = "+".join(str(s) for s in p["mapping"]["sizes"])
+            if got != sizes or p["mapping"]["max_sg_size"] != int(mx):
+                errors.append(f"{key}: sizes {got} max {p['mapping']['max_sg_size']}, "
+                              f"expected {sizes} max {mx}")
 
 
 if __name__ == "__main__":

@@ -14,82 +14,78 @@ is installed (libxml2-utils; without it the schema check alone is left out, and 
 import argparse
 import os
 import re
-import shutil
-import subprocess
 import sys
-import tempfile
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
-
-def fail(msg):
-    print(f"FAIL: {msg}")
-    sys.exit(1)
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import benchtest as bt  # noqa: E402
 
 
 def check_junit(path):
     root = ET.parse(path).getroot()
     if root.tag != "testsuites":
-        fail(f"root is <{root.tag}>, not <testsuites>")
+        bt.fail(f"root is <{root.tag}>, not <testsuites>")
     cases = {}
     total = {"tests": 0, "failures": 0, "skipped": 0}
     for suite in root:
         if suite.tag != "testsuite":
-            fail(f"<{suite.tag}> under <testsuites>")
+            bt.fail(f"<{suite.tag}> under <testsuites>")
         name = suite.get("name")
         n = {"tests": 0, "failures": 0, "skipped": 0}
         for tc in suite.findall("testcase"):
             cid, cls = tc.get("name"), tc.get("classname")
             if not cid or cls != name or cid.split("/")[0] != name.split("/")[0]:
-                fail(f"testcase {cid!r} of class {cls!r} in testsuite {name!r}")
+                bt.fail(f"testcase {cid!r} of class {cls!r} in testsuite {name!r}")
             float(tc.get("time"))
             kids = [k.tag for k in tc if k.tag in ("failure", "skipped", "error")]
             if len(kids) > 1:
-                fail(f"testcase {cid}: {kids}")
+                bt.fail(f"testcase {cid}: {kids}")
             for k in tc:
                 if k.tag in ("failure", "skipped") and not k.get("message"):
-                    fail(f"testcase {cid}: <{k.tag}> without a message")
+                    bt.fail(f"testcase {cid}: <{k.tag}> without a message")
             n["tests"] += 1
             n["failures"] += kids == ["failure"]
             n["skipped"] += kids == ["skipped"]
             if cid in cases:
-                fail(f"testcase {cid} twice")
+                bt.fail(f"testcase {cid} twice")
             cases[cid] = kids[0] if kids else "pass"
         for k, v in n.items():
             if int(suite.get(k)) != v:
-                fail(f"testsuite {name}: {k}={suite.get(k)}, its testcases say {v}")
+                bt.fail(f"testsuite {name}: {k}={suite.get(k)}, its testcases say {v}")
             total[k] += v
         if suite.get("errors") != "0":
-            fail(f"testsuite {name}: errors={suite.get('errors')}")
+            bt.fail(f"testsuite {name}: errors={suite.get('errors')}")
     for k, v in total.items():
         if int(root.get(k)) != v:
-            fail(f"testsuites: {k}={root.get(k)}, the testcases say {v}")
+            bt.fail(f"testsuites: {k}={root.get(k)}, the testcases say {v}")
     return cases
 
 
 def check_xsd(path, xsd):
-    xmllint = shutil.which("xmllint")
+    xmllint = bt.find_tool("xmllint")
     if not xmllint:
         print(f"xmllint not installed (libxml2-utils): not checked against {xsd}")
         return
-    r = subprocess.run([xmllint, "--noout", "--schema", xsd, path], capture_output=True, text=True)
-    if r.returncode != 0:
-        fail(f"the JUnit file does not validate against {xsd}:\n{r.stderr.strip()}")
+    r = bt.run([xmllint, "--noout", "--schema", xsd, path])
+    if r.code != 0:
+        bt.fail(f"the JUnit file does not validate against {xsd}:\n{r.err.strip()}")
     print(f"the JUnit file validates against {xsd}")
 
 
 def check_tap(out):
     lines = out.splitlines()
     if not lines or lines[0] != "TAP version 13":
-        fail("TAP does not start with 'TAP version 13'")
+        bt.fail("TAP does not start with 'TAP version 13'")
     m = re.match(r"1\.\.(\d+)$", lines[1])
     if not m:
-        fail("no plan on the second line")
+        bt.fail("no plan on the second line")
     tests = [re.match(r"(ok|not ok) (\d+) - (\S+)(.*)$", l) for l in lines if re.match(r"(not )?ok ", l)]
     if len(tests) != int(m.group(1)) or any(t is None for t in tests):
-        fail(f"plan 1..{m.group(1)}, {len(tests)} test lines")
+        bt.fail(f"plan 1..{m.group(1)}, {len(tests)} test lines")
     for i, t in enumerate(tests, 1):
         if int(t.group(2)) != i:
-            fail(f"test line {i} numbered {t.group(2)}")
+            bt.fail(f"test line {i} numbered {t.group(2)}")
     return {t.group(3): (t.group(1), t.group(4)) for t in tests}
 
 
@@ -100,31 +96,31 @@ def main():
     ap.add_argument("--xsd")
     ap.add_argument("cmd", nargs=argparse.REMAINDER)
     a = ap.parse_args()
-    cmd = a.cmd[1:] if a.cmd and a.cmd[0] == "--" else a.cmd
-    with tempfile.TemporaryDirectory() as d:
+    cmd = bt.after_dashes(a.cmd)
+    with bt.tmpdir() as d:
         junit = os.path.join(d, "validate.xml")
-        r = subprocess.run(cmd + ["--junit", junit, "--tap"], capture_output=True, text=True)
-        print(r.stderr)
-        if r.returncode != a.expect_code:
-            print(r.stdout)
-            fail(f"exit {r.returncode}, expected {a.expect_code}")
+        r = bt.run(cmd + ["--junit", junit, "--tap"])
+        print(r.err)
+        if r.code != a.expect_code:
+            print(r.out)
+            bt.fail(f"exit {r.code}, expected {a.expect_code}")
         cases = check_junit(junit)
         if a.xsd:
             check_xsd(junit, a.xsd)
-    tap = check_tap(r.stdout)
+    tap = check_tap(r.out)
     if set(tap) != set(cases):
-        fail(f"TAP and JUnit name different checks: {set(tap) ^ set(cases)}")
+        bt.fail(f"TAP and JUnit name different checks: {set(tap) ^ set(cases)}")
     for cid, (ok, directive) in tap.items():
         want = "failure" if ok == "not ok" and "# TODO" not in directive else None
         if want and cases[cid] != "failure":
-            fail(f"{cid}: not ok in TAP, {cases[cid]} in JUnit")
+            bt.fail(f"{cid}: not ok in TAP, {cases[cid]} in JUnit")
         if "# SKIP" in directive and cases[cid] != "skipped":
-            fail(f"{cid}: skipped in TAP, {cases[cid]} in JUnit")
+            bt.fail(f"{cid}: skipped in TAP, {cases[cid]} in JUnit")
     for er in a.expect_result:
         cid, want = er.split("=", 1)
         got = cases.get(cid)
         if got != want:
-            fail(f"{cid}: {got} in JUnit, expected {want}")
+            bt.fail(f"{cid}: {got} in JUnit, expected {want}")
     print(f"{len(cases)} checks: TAP and JUnit agree; JUnit structure checked")
     return 0
 

@@ -12,10 +12,11 @@ every regex must match the log. Exit 77 where oclgrind is not installed.
 import argparse
 import os
 import re
-import shutil
-import subprocess
 import sys
-import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import benchtest as bt  # noqa: E402
 
 
 def main():
@@ -28,48 +29,33 @@ def main():
     ap.add_argument("--expect", action="append", default=[])
     ap.add_argument("cmd", nargs=argparse.REMAINDER)
     a = ap.parse_args()
-    cmd = a.cmd[1:] if a.cmd and a.cmd[0] == "--" else a.cmd
-    og = shutil.which("oclgrind")
-    if not og:
-        print("oclgrind is not installed (Debian package oclgrind): skipped")
-        return 77
-    with tempfile.TemporaryDirectory() as d:
+    cmd = bt.after_dashes(a.cmd)
+    og = bt.need_tool("oclgrind", why="oclgrind is not installed (Debian package oclgrind)")
+    with bt.tmpdir() as d:
         log = os.path.join(d, "oclgrind.log")
         extra = []
         if a.mutate:
             kd = os.path.join(d, "kernels")
-            os.mkdir(kd)
-            for f in os.listdir(a.kernels):
-                if f.endswith((".cl", ".h")):
-                    shutil.copy(os.path.join(a.kernels, f), kd)
-            path = os.path.join(kd, a.mutate[0])
-            src = open(path).read()
-            find = a.mutate[1].encode().decode("unicode_escape")
-            if find not in src:
-                print(f"{a.mutate[0]} no longer has the code this mutant changes:\n{find}")
-                return 1
-            open(path, "w").write(src.replace(find, a.mutate[2].encode().decode("unicode_escape"), 1))
+            find, replace = (x.encode().decode("unicode_escape") for x in a.mutate[1:])
+            bt.kernels_copy(a.kernels, kd, a.mutate[0], find, replace)
             extra = ["--kernels", kd]
         full = [og, "--num-threads", "1"] + (["--check-api"] if a.check_api else []) + \
             ["--data-races", "--log", log] + cmd + ["--device", "Oclgrind"] + extra
         print(" ".join(full))
-        r = subprocess.run(full, capture_output=True, text=True)
+        r = bt.run(full)
         text = open(log).read() if os.path.exists(log) else ""
-    out = r.stdout + r.stderr
+    out = r.out + r.err
     print(out)
     print("--- oclgrind log ---\n" + text)
     if a.expect_log:
         missing = [e for e in a.expect_log if not re.search(e, text)]
         if missing:
-            print(f"FAIL: the log lacks {missing}")
-            return 1
-    elif text.strip() or "Oclgrind - " in r.stderr:
-        print("FAIL: oclgrind reported errors")
-        return 1
+            bt.fail(f"the log lacks {missing}")
+    elif text.strip() or "Oclgrind - " in r.err:
+        bt.fail("oclgrind reported errors")
     missing = [e for e in a.expect if not re.search(e, out)]
-    if r.returncode != a.code or missing:
-        print(f"FAIL: exit {r.returncode} (expected {a.code}); missing in the output: {missing}")
-        return 1
+    if r.code != a.code or missing:
+        bt.fail(f"exit {r.code} (expected {a.code}); missing in the output: {missing}")
     return 0
 
 

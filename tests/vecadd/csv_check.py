@@ -5,31 +5,28 @@ of the JSON document, with the expected columns.
 usage: csv_check.py BENCH ARGS...
 """
 import csv
-import json
 import os
-import subprocess
 import sys
-import tempfile
+from pathlib import Path
 
-with tempfile.TemporaryDirectory() as d:
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import benchtest as bt  # noqa: E402
+
+with bt.tmpdir() as d:
     c, j = os.path.join(d, "r.csv"), os.path.join(d, "r.json")
-    r = subprocess.run(sys.argv[1:] + ["--csv", c, "--json", j], capture_output=True, text=True)
-    if r.returncode != 0:
-        print(r.stderr)
-        sys.exit(1)
-    rows = list(csv.DictReader(open(c)))
-    doc = json.load(open(j))
-    errors = []
-    if len(rows) != len(doc["points"]):
-        errors.append(f"{len(rows)} CSV rows for {len(doc['points'])} points")
-    for col in ("status", "validated", "params.groups", "params.wg_size", "time_ns.median",
-                "time_ns.cv", "metrics.gbps", "metrics.fraction_of_copy"):
-        if rows and col not in rows[0]:
-            errors.append(f"no column {col}")
-    for row, p in zip(rows, doc["points"]):
-        if int(row["params.groups"]) != p["params"]["groups"]:
-            errors.append(f"groups {row['params.groups']} != {p['params']['groups']}")
-        if abs(float(row["time_ns.median"]) - p["time_ns"]["median"]) > 1e-6 * p["time_ns"]["median"]:
-            errors.append("median differs between CSV and JSON")
-    print("\n".join(errors) or f"{len(rows)} rows agree")
-    sys.exit(1 if errors else 0)
+    r = bt.run(sys.argv[1:] + ["--csv", c, "--json", j])
+    if r.code != 0:
+        bt.fail(f"exit {r.code}: {r.err}")
+    with open(c) as f:
+        rows = list(csv.DictReader(f))
+    doc = bt.load_doc(j)
+bt.check(len(rows) == len(doc["points"]), f"{len(rows)} CSV rows for {len(doc['points'])} points")
+for col in ("status", "validated", "params.groups", "params.wg_size", "time_ns.median",
+            "time_ns.cv", "metrics.gbps", "metrics.fraction_of_copy"):
+    bt.check(not rows or col in rows[0], f"no column {col}")
+for row, p in zip(rows, doc["points"]):
+    bt.check(int(row["params.groups"]) == p["params"]["groups"],
+             f"groups {row['params.groups']} != {p['params']['groups']}")
+    bt.check(not abs(float(row["time_ns.median"]) - p["time_ns"]["median"]) >
+             1e-6 * p["time_ns"]["median"], "median differs between CSV and JSON")
+sys.exit(bt.verdict(f"{len(rows)} rows agree"))

@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""The verdict rules of `bench compare` on documents written here: equivalence before
+unchanged, the directional clock gate, bands learned from several runs, and a point's
+attempts (bench suite's confirmation).
+
+usage: verdict_test.py BENCH CASE
+Exit 0 when every check passed.
+"""
+import copy
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import benchtest as bt  # noqa: E402
+from benchtest import check  # noqa: E402
+from synth import compare, doc, point, probed, sweep, verdicts  # noqa: E402
+
+CASE = sys.argv[2]
+
+
+def notes(j, groups):
+    return next(p for p in j["points"] if p["params"]["groups"] == groups)["notes"]
+
+
+def case_equivalence():
+    """Unchanged only inside the band; otherwise inconclusive, saying why."""
+    base = doc(sweep(4, cv=0.3))
+    # 2.5 % slower with a 2 % band: significant, the interval reaches past the edge
+    r = compare(base, doc(sweep(4, seed=1, cv=0.3, scale={2: 1.021})))
+    v, j = verdicts(r)
+    check(v[2] == "inconclusive" and "near the band's edge" in notes(j, 2),
+          f"equivalence: a change at the band's edge: {v} {notes(j, 2)!r}", r)
+    # very noisy samples (CV 15 %): the interval is wider than the band
+    r = compare(doc(sweep(4, cv=15, reps=12)), doc(sweep(4, seed=1, cv=15, reps=12)))
+    v, j = verdicts(r)
+    wide = [g for g in v if v[g] == "inconclusive" and "too noisy for the band" in notes(j, g)]
+    check(wide and "unchanged" not in v.values(),
+          f"equivalence: noisy points are not shown unchanged: {v}", r)
+    # quiet and equal: the interval within the band, unchanged
+    r = compare(base, doc(sweep(4, seed=1, cv=0.3)))
+    v, _ = verdicts(r)
+    check(set(v.values()) == {"unchanged"} and r.code == 0, f"equivalence: quiet and equal: {v}", r)
+    # a 10 % slowdown at a 2 % band: regressed, never unchanged
+    r = compare(base, doc(sweep(4, seed=1, cv=0.3, scale={3: 1.10})))
+    v, _ = verdicts(r)
+    check(v[3] == "regressed" and r.code == 1, f"equivalence: 10 % slower: {v}", r)
+
+
+def case_clock_ways():
+    """The clock gate is directional, both ways."""
+    steady = [20000.0, 20040.0, 20010.0]
+    base = doc(probed(sweep(4), steady))
+    faster = [x * 0.8 for x in steady]
+    slower = [x * 1.1 for x in steady]
+    # the device ran faster, the kernel 10 % slower: the probe excuses nothing
+    r = compare(base, doc(probed(sweep(4, seed=1, scale={2: 1.10}), faster)))
+    v, j = verdicts(r)
+    check(v[2] == "regressed" and "moved the other way" in notes(j, 2),
+          f"clock ways: faster device, slower kernel: {v} {notes(j, 2)!r}", r)
+    # the device ran 10 % slower, the kernel 27 %: 15 % slower in probe units, regressed
+    r = compare(base, doc(probed(sweep(4, seed=1, scale={2: 1.27}), slower)))
+    v, j = verdicts(r)
+    check(v[2] == "regressed" and "in probe units" in notes(j, 2),
+          f"clock ways: a change beyond the clock's: {v} {notes(j, 2)!r}", r)
+    # the device 10 % slower, the kernel 10 % slower: the clock accounts for it
+    r = compare(base, doc(probed(sweep(4, seed=1, scale={2: 1.10}), slower)))
+    v, j = verdicts(r)
+    check(v[2] == "inconclusive" and "explains the change" in notes(j, 2),
+          f"clock ways: a change the clock explains: {v} {notes(j, 2)!r}", r)
+    # the device slower, the kernel 20 % faster: improved stands
+    r = compare(base, doc(probed(sweep(4, seed=1, scale={2: 0.8}), slower)))
+    v, j = verdicts(r)
+    check(v[2] == "improved" and "moved the other way" in notes(j, 2),
+          f"clock ways: slower device, faster kernel: {v}", r)
+    # the device 20 % faster, the kernel 20 % faster: the clock's, inconclusive
+    r = compare(base, doc(probed(sweep(4, seed=1, scale={2: 0.8}), faster)))
+    v, _ = verdicts(r)
+    check(v[2] == "inconclusive", f"clock ways: a faster device and kernel: {v}", r)
+
+
+def spread(points, pct, runs=3):
+    """A baseline's points: each with a run-to-run spread of pct % over `runs` runs."""
+    for p in points:
+        p["run_spread"] = {"runs": runs, "spread_pct": float(pct),
+                           "medians": [p["time_ns"]["median"]] * runs}
+    return points
+
+
+def case_learned_band():
+    """A baseline of several runs gives each point its own band: max(floor, mult x spread)."""
+    new = doc(sweep(4, seed=1, cv=0.2, scale={1: 1.04, 2: 1.04}))
+    quiet = spread(sweep(4, cv=0.2), 0.4)
+    noisy = copy.deepcopy(quiet)
+    noisy[1]["run_spread"]["spread_pct"] = 5.0
+    r = compare(doc(noisy, noise={"vecadd": 30}), new)
+    v, j = verdicts(r)
+    pts = {p["params"]["groups"]: p for p in j["points"]}
+    check(v[1] == "regressed" and pts[1]["noise_pct"] == 1.0 and pts[1]["band_from"] == "learned",
+          f"learned band: a stable point (spread 0.4 %: band max(1, 0.8) = 1 %) catches 4 %: "
+          f"{v} {pts[1]}", r)
+    check(v[2] == "unchanged" and pts[2]["noise_pct"] == 10.0,
+          f"learned band: a noisy point (spread 5 %: band 10 %) keeps 4 % unchanged: {v}", r)
+    r = compare(doc(noisy), new, "--noise-floor", "5", "--spread-mult", "3")
+    v, j = verdicts(r)
+    pts = {p["params"]["groups"]: p for p in j["points"]}
+    check(v[1] == "unchanged" and pts[1]["noise_pct"] == 5.0 and pts[2]["noise_pct"] == 15.0,
+          f"learned band: --noise-floor 5 --spread-mult 3: {v} {pts[1]['noise_pct']} "
+          f"{pts[2]['noise_pct']}", r)
+    r = compare(doc(noisy), new, "--noise-for", "vecadd=0.5")
+    v, j = verdicts(r)
+    check(v[2] == "regressed" and j["points"][1]["band_from"] == "--noise-for",
+          f"learned band: --noise-for wins: {v}", r)
+
+
+def attempt(groups, scale, seed):
+    p = point(groups, 100000.0 * scale, cv=0.2, seed=seed)
+    p["params"] = dict(point(groups, seed=0)["params"])
+    return p
+
+
+def confirmed(scales):
+    """Point 1 of NEW measured len(scales) times: the first, then its attempts."""
+    pts = sweep(2, seed=1, cv=0.2)
+    first = attempt(1, scales[0], 1)
+    first["attempts"] = [attempt(1, s, 10 + k) for k, s in enumerate(scales[1:])]
+    pts[0] = first
+    for p in pts:
+        p["params"] = dict(point(p["params"]["groups"], seed=0)["params"])
+    return doc(pts)
+
+
+def case_attempts():
+    """A point measured again takes the verdict most of its attempts give."""
+    base = doc([dict(p, params=dict(point(p["params"]["groups"], seed=0)["params"]))
+                for p in sweep(2, cv=0.2)])
+    cases = [([1.10, 1.0, 1.0], "unchanged", "a transient slowdown, not confirmed"),
+             ([1.10, 1.10, 1.0], "regressed", "a slowdown confirmed by 2 of 3"),
+             ([1.10, 1.10], "regressed", "a slowdown confirmed"),
+             ([1.10, 1.0], "inconclusive", "one of each: no majority")]
+    for scales, want, what in cases:
+        r = compare(base, confirmed(scales))
+        v, j = verdicts(r)
+        check(v[1] == want and f"{len(scales)} attempts" in notes(j, 1),
+              f"attempts: {what}: {v} {notes(j, 1)!r}", r)
+    bad = confirmed([1.0, 1.0])
+    bad["points"][0]["attempts"][0]["params"]["groups"] = 7
+    r = compare(base, bad)
+    check(r.code == 2 and "an attempt measures the same point" in r.err,
+          f"attempts: an attempt of other params is refused: exit {r.code}", r)
+
+
+CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
+
+if __name__ == "__main__":
+    if CASE not in CASES:
+        bt.fail(f"unknown case {CASE}: {', '.join(CASES)}")
+    CASES[CASE]()
+    sys.exit(bt.verdict())

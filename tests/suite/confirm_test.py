@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""bench baseline, and bench suite --baseline --confirm, on a CPU platform.
+
+usage: confirm_test.py BENCH CASE -- DEVICE ARGS
+  baseline  three runs of a small suite make a baseline: every point's samples pooled, its
+            spread stated and checked against the runs' medians; bad input refused (exit 2)
+  confirm   a run against a baseline ten times faster than the device: every timed point
+            regressed, each measured again once (two attempts agree at once), the document
+            keeping the attempts and bench compare reading the same verdicts from it; exit 1
+  usage     --confirm without --baseline, a baseline of another suite, --confirm out of range
+Exit 0 when every check passed.
+"""
+import json
+import os
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import benchtest as bt  # noqa: E402
+from benchtest import check  # noqa: E402
+
+BENCH, CASE = sys.argv[1], sys.argv[2]
+DEVICE = bt.after_dashes(sys.argv[3:])
+SUITE = {"name": "confirm-test", "description": "a few stable points for the confirmation test",
+         "args": ["--reps", "12", "--warmup", "1"],
+         "entries": [{"bench": "vecadd", "args": ["--groups", "2,4", "--slice", "16Ki"]},
+                     {"bench": "atomics", "args": ["--patterns", "own,wg", "--orders", "relaxed",
+                                                   "--ops", "64"]}]}
+
+
+def suite_file(d):
+    path = os.path.join(d, "confirm-test.json")
+    bt.write_doc(path, SUITE)
+    return path
+
+
+def runs(d, k):
+    paths = []
+    for i in range(k):
+        p = os.path.join(d, f"run{i}.json")
+        bt.must_run([BENCH, "suite", suite_file(d), "--quiet", "--json", p] + DEVICE)
+        paths.append(p)
+    return paths
+
+
+def case_baseline():
+    with bt.tmpdir() as d:
+        paths = runs(d, 3)
+        out = os.path.join(d, "base.json")
+        bt.must_run([BENCH, "baseline"] + paths + ["-o", out])
+        base, docs = bt.load_doc(out), [bt.load_doc(p) for p in paths]
+        check(base["baseline"]["runs"] == 3 and len(base["points"]) == len(docs[2]["points"]),
+              f"baseline: 3 runs, the last run's points: {base.get('baseline')}")
+        for i, p in enumerate(base["points"]):
+            if "time_ns" not in p:
+                continue
+            meds = [doc["points"][i]["time_ns"]["median"] for doc in docs]
+            m = bt.median(meds)
+            want = max(abs(x / m - 1) for x in meds) * 100
+            rs = p.get("run_spread", {})
+            check(abs(rs.get("spread_pct", -1) - want) < 1e-6 * max(want, 1) and rs["runs"] == 3 and
+                  p["time_ns"]["n"] == sum(doc["points"][i]["time_ns"]["n"] for doc in docs),
+                  f"baseline: point {i}: spread {rs} against the runs' medians {meds}")
+        bad = [(paths[:2] + ["-o", out], "give 3 to 64 results documents"),
+               (paths + ["-o", paths[0]], "is run 1: a baseline is written beside its runs"),
+               (paths, "give -o FILE")]
+        for args, msg in bad:
+            r = bt.run([BENCH, "baseline"] + args)
+            check(r.code == 2 and msg in r.err, f"baseline: refused: {args[-2:]}: {r.err[-300:]}", r)
+
+
+def case_confirm():
+    with bt.tmpdir() as d:
+        base = bt.load_doc(runs(d, 1)[0])
+        for p in base["points"]:   # the baseline ten times faster than the device
+            t = p.get("time_ns")
+            if t:
+                t["samples"] = [s / 10 for s in t["samples"]]
+                t["median"] = bt.median(t["samples"])
+                for k in ("min", "mean"):
+                    if k in t:
+                        t[k] = t[k] / 10
+        bp = os.path.join(d, "fast.json")
+        bt.write_doc(bp, base)
+        out = os.path.join(d, "new.json")
+        r = bt.run([BENCH, "suite", suite_file(d), "--baseline", bp, "--confirm", "2", "--json", out]
+                   + DEVICE)
+        check(r.code == 1 and "again, round 1 of 2" in r.out and "round 2 of 2" not in r.out,
+              f"confirm: exit 1, one round of re-measurement (two attempts agree): exit {r.code}", r)
+        doc = bt.load_doc(out)
+        timed = [p for p in doc["points"] if "time_ns" in p]
+        check(timed and all(len(p.get("attempts", [])) == 1 for p in timed),
+              f"confirm: every timed point measured once again: "
+              f"{[len(p.get('attempts', [])) for p in timed]}")
+        c = os.path.join(d, "c.json")
+        r = bt.run([BENCH, "compare", bp, out, "--quiet", "--json", c])
+        j = bt.load_doc(c)
+        v = {p["verdict"] for p in j["points"] if p["new"] and p["new"].get("median_ns")}
+        check(r.code == 1 and v == {"regressed"} and
+              all(p["attempts"] == ["regressed", "regressed"] for p in j["points"] if p["ratio"]),
+              f"confirm: bench compare reads the attempts: {v}", r)
+
+
+def case_usage():
+    with bt.tmpdir() as d:
+        sf = suite_file(d)
+        other = os.path.join(d, "other.json")
+        bt.must_run([BENCH, "vecadd", "--groups", "1", "--quiet", "--json", other] + DEVICE)
+        bad = [(["--confirm", "1"], "give --baseline FILE"),
+               (["--baseline", other], "not of the suite 'confirm-test'"),
+               (["--baseline", other, "--confirm", "9"], "--confirm"),
+               (["--baseline", os.path.join(d, "missing.json")], "missing.json")]
+        for args, msg in bad:
+            r = bt.run([BENCH, "suite", sf, "--quiet"] + args + DEVICE)
+            check(r.code == 2 and msg in r.err, f"usage: {args}: exit {r.code}: {r.err[-300:]}", r)
+
+
+CASES = {"baseline": case_baseline, "confirm": case_confirm, "usage": case_usage}
+
+if __name__ == "__main__":
+    if CASE not in CASES:
+        bt.fail(f"unknown case {CASE}: {', '.join(CASES)}")
+    CASES[CASE]()
+    sys.exit(bt.verdict())

@@ -6,9 +6,10 @@
 #   apt:  build tools, the ICD loader and headers (and ocl-icd-dev: the loader's version for
 #         bench --version), jansson, PoCL, clinfo, matplotlib (for bench report); for tests only,
 #         clang and its libFuzzer (the fuzz suite), chromium (the report rendered), oclgrind
-#         (the simulated device), strace and groff (the installed bench, its manual pages), and
-#         Debian's packaging tools (the package suite): a suite whose tool cannot be installed
-#         is skipped (77). oclgrind is never registered as a driver.
+#         (the simulated device), cmake (CTest running bench validate's GoogleTest interface),
+#         strace and groff (the installed bench, its manual pages), and Debian's packaging
+#         tools (the package suite): a suite whose tool cannot be installed is skipped (77).
+#         oclgrind is never registered as a driver.
 #   pip:  Intel's CPU OpenCL runtime (intel-opencl-rt + intel-cmplr-lib-rt) into
 #         the project-local prefix .deps/intel (a virtual environment)
 #   icd:  .deps/icd holds one .icd file per driver: the system's (/etc/OpenCL/vendors)
@@ -34,9 +35,10 @@ apt_pkgs=(gcc meson ninja-build pkg-config python3 python3-venv ocl-icd-libopenc
 	ocl-icd-opencl-dev ocl-icd-dev opencl-c-headers opencl-headers pocl-opencl-icd clinfo
 	libjansson-dev python3-matplotlib)   # bench report draws its charts with matplotlib
 fuzz_pkgs=(clang libclang-rt-dev)   # tests/fuzz: libFuzzer harnesses built by clang
-check_pkgs=(chromium oclgrind python3-jsonschema libxml2-utils strace groff-base)   # tests only: the
-	# report rendered; kernels under a simulator; results documents against their JSON Schema,
-	# JUnit against its XSD; the installed bench's file accesses; the manual pages rendered
+check_pkgs=(chromium oclgrind python3-jsonschema libxml2-utils cmake strace groff-base)   # tests
+	# only: the report rendered; kernels under a simulator; results documents against their JSON
+	# Schema, JUnit against its XSD; CTest discovering bench validate's checks as GoogleTest tests;
+	# the installed bench's file accesses; the manual pages rendered
 package_pkgs=(dpkg-dev debhelper fakeroot lintian)   # tests only: the Debian package built and checked
 with_intel_gpu=false
 

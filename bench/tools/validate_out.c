@@ -1,202 +1,152 @@
 /*
- * bench validate's known issues (a JSON file of entries, results/known-issues/README.md)
- * and its views: the summary table, TAP version 13 with YAML diagnostics, JUnit XML.
+ * bench validate's views: the summary table and the lines after it, TAP version 13 with YAML
+ * diagnostics (a line per check as it ends), JUnit XML (written whole, atomically).
  */
 #include "validate_out.h"
-#include "paths.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-/* ---- known issues ---- */
-
-static const char *member(json_t *e, const char *path, size_t i, const char *key, bool required)
+bool val_commit(const char *opt, const char *path, const char *text, size_t len, char *err,
+		size_t errlen)
 {
-	json_t *m = json_object_get(e, key);
+	struct res_out o;
+	char why[1024];
 
-	if (!m && !required)
-		return NULL;
-	if (!json_is_string(m))
-		cli_usage_error("--known-issues %s: issues[%zu].%s: %s", path, i, key,
-				m ? "not a string" : "missing");
-	return json_string_value(m);
-}
-
-/* The known-issues files of folder dir, as names ("nvidia, oclgrind"). */
-static void known_names(const char *dir, char *out, size_t len)
-{
-	struct dirent **e = NULL;
-	int n = scandir(dir, &e, NULL, alphasort);
-	size_t used = 0;
-
-	snprintf(out, len, "none");
-	for (int i = 0; i < n; i++) {
-		size_t l = strlen(e[i]->d_name);
-		if (l > 5 && strcmp(e[i]->d_name + l - 5, ".json") == 0 && used < len)
-			used += (size_t)snprintf(out + used, len - used, "%s%.*s", used ? ", " : "",
-						 (int)(l - 5), e[i]->d_name);
-		free(e[i]);
+	if (!res_out_open(&o, path, why, sizeof(why)) || !res_out_commit(&o, text, len, why, sizeof(why))) {
+		snprintf(err, errlen, "--%s: %s", opt, why);
+		return false;
 	}
-	free(e);
+	return true;
 }
 
-/*
- * What --known-issues names: a file (any path that exists, or has a '/'), else a name of the
- * known-issues folder bench carries (paths.h: installed, or the source's results/known-issues):
- * NAME or NAME.json there. A name found nowhere exits 2 listing the names there are.
- */
-static const char *known_resolve(const char *spec, char *buf, size_t len)
+/* ---- notes ---- */
+
+void val_note(const struct val_check *c, char *buf, size_t len)
 {
-	char dir[4096], names[1024];
-	size_t l = strlen(spec);
+	size_t n;
 
-	if (access(spec, F_OK) == 0 || strchr(spec, '/') || !paths_dir(PATHS_KNOWN_ISSUES, dir, sizeof(dir)))
-		return spec;
-	snprintf(buf, len, "%s/%s%s", dir, spec, l > 5 && strcmp(spec + l - 5, ".json") == 0 ? "" : ".json");
-	if (access(buf, F_OK) == 0)
-		return buf;
-	known_names(dir, names, sizeof(names));
-	cli_usage_error("--known-issues '%s': no such file, nor a known-issues file of that name in %s "
-			"(there: %s)", spec, dir, names);
-}
-
-void val_known_load(struct val_ctx *v, const char *spec)
-{
-	char buf[4200];
-	const char *path = known_resolve(spec, buf, sizeof(buf));
-	json_error_t je;
-	json_t *doc = json_load_file(path, JSON_REJECT_DUPLICATES, &je), *issues;
-
-	if (!doc)
-		cli_usage_error("--known-issues %s: line %d: %s", path, je.line, je.text);
-	issues = json_object_get(doc, "issues");
-	if (!json_is_object(doc) || !json_is_array(issues))
-		cli_usage_error("--known-issues %s: not an object with an \"issues\" array", path);
-	v->known_doc = doc;
-	v->n_known = json_array_size(issues);
-	v->known = bench_alloc((v->n_known ? v->n_known : 1) * sizeof(*v->known));
-	for (size_t i = 0; i < v->n_known; i++) {
-		json_t *e = json_array_get(issues, i);
-		struct val_known *k = &v->known[i];
-		if (!json_is_object(e))
-			cli_usage_error("--known-issues %s: issues[%zu]: not an object", path, i);
-		memset(k, 0, sizeof(*k));
-		k->check = member(e, path, i, "check", true);
-		k->reason = member(e, path, i, "reason", true);
-		k->driver = member(e, path, i, "driver", false);
-		k->device = member(e, path, i, "device", false);
-		k->platform = member(e, path, i, "platform", false);
-		k->link = member(e, path, i, "link", false);
-		const char *expect = member(e, path, i, "expect", false);
-		if (expect && strcmp(expect, "fail") != 0 && strcmp(expect, "beyond-works") != 0)
-			cli_usage_error("--known-issues %s: issues[%zu].expect: '%s' is not fail or "
-					"beyond-works", path, i, expect);
-		k->beyond_works = expect && strcmp(expect, "beyond-works") == 0;
-	}
-}
-
-static bool matches(const char *pattern, const char *s, int flags)
-{
-	return !pattern || fnmatch(pattern, s, flags) == 0;
-}
-
-static bool for_device(const struct val_known *k, const struct dev_info *d)
-{
-	return matches(k->driver, d->driver, 0) && matches(k->device, d->name, FNM_CASEFOLD) &&
-	       matches(k->platform, d->platform_name, FNM_CASEFOLD);
-}
-
-static const struct val_known *find_known(const struct val_ctx *v, const struct val_check *c)
-{
-	for (size_t i = 0; i < v->n_known; i++)
-		if (for_device(&v->known[i], v->dev) && matches(v->known[i].check, c->id, 0))
-			return &v->known[i];
-	return NULL;
-}
-
-void val_known_apply(struct val_ctx *v)
-{
-	for (size_t i = 0; i < v->n; i++) {
-		struct val_check *c = &v->c[i];
-		if (c->beyond && c->res == VAL_FAIL)
-			c->res = VAL_BEYOND_FAIL;   /* not declared: never a failure of the spec */
-		const struct val_known *k = find_known(v, c);
-		if (!k || c->res == VAL_SKIP)
-			continue;
-		c->known = k;
-		((struct val_known *)k)->matched++;
-		if (k->beyond_works)   /* the driver declares less than works */
-			c->res = c->beyond && c->res == VAL_PASS ? VAL_KNOWN
-				 : !c->beyond && c->res == VAL_PASS ? VAL_FIXED : c->res;
-		else if (c->res == VAL_FAIL || c->res == VAL_BEYOND_FAIL)
-			c->res = VAL_KNOWN;
-		else if (c->res == VAL_PASS)
-			c->res = VAL_FIXED;
-	}
-}
-
-const char *val_res_name(enum val_res r)
-{
-	static const char *const names[] = { "pass", "FAIL", "skip", "known", "fixed", "beyond: fails" };
-
-	return names[r];
-}
-
-/* ---- the summary table ---- */
-
-static const char *result_cell(const struct val_check *c)
-{
-	if (c->beyond && c->res == VAL_PASS)
-		return "beyond: works";
-	return val_res_name(c->res);
-}
-
-static void note_cell(const struct val_check *c, char *buf, size_t len)
-{
-	if (c->known && c->res == VAL_FIXED)
+	if (c->known && c->verdict == VAL_V_FIXED)
 		snprintf(buf, len, "known issue no longer seen: %s", c->known->reason);
-	else if (c->known && c->res == VAL_KNOWN)
+	else if (c->known && c->verdict == VAL_V_KNOWN)
 		snprintf(buf, len, "known issue: %s%s%s; %s", c->known->reason, c->known->link ? " " : "",
 			 c->known->link ? c->known->link : "", c->reason);
 	else
 		snprintf(buf, len, "%s", c->reason);
+	n = strlen(buf);
+	if (c->base && (c->verdict == VAL_V_KNOWN || c->verdict == VAL_V_UNEXPECTED_PASS ||
+			c->verdict == VAL_V_FAIL || c->verdict == VAL_V_CRASH || c->verdict == VAL_V_TIMEOUT))
+		snprintf(buf + n, len - n, "%sthe baseline expects %s (line %u)", n ? "; " : "",
+			 val_res_name(c->base->res), c->base->line);
+	n = strlen(buf);
+	if (c->verdict == VAL_V_KNOWN_FLAKE)
+		snprintf(buf + n, len - n, "%s--flakes names it (%s)", n ? "; " : "", c->flake_re);
 	for (char *p = buf; *p; p++)
 		if (*p == '\n')
 			*p = ' ';
-	if (strlen(buf) > 160)
-		strcpy(buf + 157, "...");
 }
+
+/* ---- the summary table ---- */
 
 void val_print_table(const struct val_ctx *v, FILE *f)
 {
-	unsigned count[6] = { 0 }, beyond_ok = 0;
+	unsigned count[VAL_V_COUNT] = { 0 };
 	int w = 5;
 	char note[2400];
+	size_t ran = 0;
 
 	for (size_t i = 0; i < v->n; i++)
 		w = (int)strlen(v->c[i].id) > w ? (int)strlen(v->c[i].id) : w;
 	fprintf(f, "bench validate on %s (%s, driver %s)\n", v->dev->name, v->dev->platform_name,
 		v->dev->driver);
-	fprintf(f, "%-*s  %-13s  %6s  %s\n", w, "check", "result", "s", "note");
+	fprintf(f, "%-*s  %-15s  %6s  %s\n", w, "check", "result", "s", "note");
 	for (size_t i = 0; i < v->n; i++) {
 		const struct val_check *c = &v->c[i];
-		note_cell(c, note, sizeof(note));
-		fprintf(f, "%-*s  %-13s  %6.2f  %s\n", w, c->id, result_cell(c), c->secs, note);
-		count[c->res]++;
-		beyond_ok += c->beyond && c->res == VAL_PASS;
+		if (!c->done)
+			continue;
+		val_note(c, note, sizeof(note));
+		if (strlen(note) > 160)
+			strcpy(note + 157, "...");
+		fprintf(f, "%-*s  %-15s  %6.2f  %s\n", w, c->id, val_verdict_word(c->verdict), c->secs, note);
+		count[c->verdict]++;
+		ran++;
 	}
 	fprintf(f, "%zu checks: %u passed, %u failed, %u known issues, %u fixed, %u skipped; beyond the "
-		"declared capabilities: %u work, %u fail\n", v->n, count[VAL_PASS] - beyond_ok,
-		count[VAL_FAIL], count[VAL_KNOWN], count[VAL_FIXED], count[VAL_SKIP], beyond_ok,
-		count[VAL_BEYOND_FAIL]);
+		"declared capabilities: %u work, %u fail", ran, count[VAL_V_PASS], count[VAL_V_FAIL],
+		count[VAL_V_KNOWN], count[VAL_V_FIXED], count[VAL_V_SKIP], count[VAL_V_BEYOND_WORKS],
+		count[VAL_V_BEYOND_FAIL]);
+	if (count[VAL_V_CRASH] || count[VAL_V_TIMEOUT] || count[VAL_V_UNEXPECTED_PASS])
+		fprintf(f, "; %u crashed, %u timed out, %u passed unexpectedly", count[VAL_V_CRASH],
+			count[VAL_V_TIMEOUT], count[VAL_V_UNEXPECTED_PASS]);
+	if (count[VAL_V_FLAKE] || count[VAL_V_KNOWN_FLAKE])
+		fprintf(f, "; flaky: %u, %u known", count[VAL_V_FLAKE], count[VAL_V_KNOWN_FLAKE]);
+	fprintf(f, "\n");
 	for (size_t i = 0; i < v->n_known; i++)
-		if (!v->known[i].matched && for_device(&v->known[i], v->dev))
+		if (!v->known[i].matched && val_known_for_device(&v->known[i], v->dev))
 			fprintf(f, "known issue for '%s' matches this device but no check run here\n",
 				v->known[i].check);
+}
+
+/* The n slowest checks that ended, slowest first (indices into v->c). */
+static size_t slowest(const struct val_ctx *v, size_t *idx, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < v->n; i++) {
+		if (!v->c[i].done)
+			continue;
+		size_t at = k < n ? k++ : n;
+		while (at > 0 && v->c[idx[at - 1]].secs < v->c[i].secs) {
+			if (at < n)
+				idx[at] = idx[at - 1];
+			at--;
+		}
+		if (at < n)
+			idx[at] = i;
+	}
+	return k;
+}
+
+void val_print_summary(const struct val_ctx *v, FILE *f)
+{
+	static const char *const mesa[] = { "Pass", "Fail", "Crash", "Timeout", "Skip", "ExpectedFail",
+					    "UnexpectedPass", "Flake", "KnownFlake" };
+	unsigned count[sizeof(mesa) / sizeof(mesa[0])] = { 0 }, shown = 0, unexpected = 0;
+	size_t idx[3], n;
+	char note[2400];
+
+	for (size_t i = 0; i < v->n; i++)
+		for (size_t m = 0; v->c[i].done && m < sizeof(mesa) / sizeof(mesa[0]); m++)
+			count[m] += strcmp(val_mesa_status(&v->c[i]), mesa[m]) == 0;
+	fprintf(f, "on %s:", v->identity);
+	for (size_t m = 0; m < sizeof(mesa) / sizeof(mesa[0]); m++)
+		fprintf(f, "%s %s %u", m ? "," : "", mesa[m], count[m]);
+	fprintf(f, "\n");
+	for (size_t i = 0; i < v->n; i++) {
+		const struct val_check *c = &v->c[i];
+		if (!c->done || !val_unexpected(c->verdict) || unexpected++ >= 10)
+			continue;
+		val_note(c, note, sizeof(note));
+		if (strlen(note) > 110)
+			strcpy(note + 107, "...");
+		fprintf(f, "  %s %s: %s\n", val_mesa_status(c), c->id, note);
+		shown++;
+	}
+	if (unexpected > shown)
+		fprintf(f, "  ... and %u more unexpected results\n", unexpected - shown);
+	n = slowest(v, idx, 3);
+	fprintf(f, "slowest:");
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, " %s %.2f s%s", v->c[idx[i]].id, v->c[idx[i]].secs, i + 1 < n ? "," : "");
+	fprintf(f, "\n");
+	if (v->interrupted) {
+		size_t ended = 0;
+		for (size_t i = 0; i < v->n; i++)
+			ended += v->c[i].done;
+		fprintf(f, "interrupted by %s: %zu of the %zu checks ended (above); the others did not run\n",
+			watch_sig_name(v->interrupted), ended, v->n);
+	}
 }
 
 /* ---- TAP version 13 ---- */
@@ -240,7 +190,8 @@ static void tap_yaml(FILE *f, const struct val_ctx *v, const struct val_check *c
 {
 	fprintf(f, "  ---\n");
 	yaml_str(f, "message", c->reason);
-	yaml_str(f, "severity", c->res == VAL_FAIL ? "fail" : val_res_name(c->res));
+	yaml_str(f, "severity", val_unexpected(c->verdict) ? "fail" : val_verdict_word(c->verdict));
+	yaml_str(f, "status", val_mesa_status(c));
 	yaml_str(f, "suite", c->suite);
 	yaml_str(f, "description", c->desc);
 	yaml_str(f, "device", v->dev->name);
@@ -259,28 +210,44 @@ static void tap_yaml(FILE *f, const struct val_ctx *v, const struct val_check *c
 	fprintf(f, "  ...\n");
 }
 
-void val_print_tap(const struct val_ctx *v, FILE *f)
+void val_tap_begin(const struct val_ctx *v, size_t n, FILE *f)
+{
+	fprintf(f, "TAP version 13\n1..%zu\n# bench validate on %s\n", n, v->identity);
+	fflush(f);
+}
+
+/* The TAP directive of a verdict that is not a plain pass or failure ("" when none). */
+static void directive(const struct val_check *c, char *buf, size_t len)
 {
 	char d[2400];
 
-	fprintf(f, "TAP version 13\n1..%zu\n", v->n);
-	for (size_t i = 0; i < v->n; i++) {
-		const struct val_check *c = &v->c[i];
-		bool ok = c->res == VAL_PASS || c->res == VAL_FIXED || c->res == VAL_SKIP;
-		fprintf(f, "%s %zu - %s", ok ? "ok" : "not ok", i + 1, c->id);
-		if (c->res == VAL_SKIP) {
-			directive_text(c->reason, d, sizeof(d));
-			fprintf(f, " # SKIP %s", d);
-		} else if (c->res == VAL_KNOWN) {
-			directive_text(c->known->reason, d, sizeof(d));
-			fprintf(f, " # TODO known issue: %s", d);
-		} else if (c->res == VAL_BEYOND_FAIL) {
-			fprintf(f, " # TODO beyond the declared capabilities");
-		}
-		fprintf(f, "\n");
-		if (!ok || c->res == VAL_FIXED)
-			tap_yaml(f, v, c);
+	buf[0] = '\0';
+	if (c->verdict == VAL_V_SKIP) {
+		directive_text(c->reason, d, sizeof(d));
+		snprintf(buf, len, " # SKIP %s", d);
+	} else if (c->verdict == VAL_V_KNOWN && c->known) {
+		directive_text(c->known->reason, d, sizeof(d));
+		snprintf(buf, len, " # TODO known issue: %s", d);
+	} else if (c->verdict == VAL_V_KNOWN) {
+		snprintf(buf, len, " # TODO the baseline expects %s", val_res_name(c->base->res));
+	} else if (c->verdict == VAL_V_BEYOND_FAIL) {
+		snprintf(buf, len, " # TODO beyond the declared capabilities");
+	} else if (c->verdict == VAL_V_KNOWN_FLAKE) {
+		snprintf(buf, len, " # TODO known flake");
 	}
+}
+
+void val_tap_check(const struct val_ctx *v, const struct val_check *c, size_t i, FILE *f)
+{
+	enum val_verdict r = c->verdict;
+	bool ok = r == VAL_V_PASS || r == VAL_V_FIXED || r == VAL_V_SKIP || r == VAL_V_BEYOND_WORKS ||
+		  r == VAL_V_FLAKE;
+	char d[2500];
+
+	directive(c, d, sizeof(d));
+	fprintf(f, "%s %zu - %s%s\n", ok ? "ok" : "not ok", i + 1, c->id, d);
+	if (!ok || r == VAL_V_FIXED || r == VAL_V_FLAKE)
+		tap_yaml(f, v, c);
 	fflush(f);
 }
 
@@ -300,30 +267,39 @@ static void xml_text(FILE *f, const char *s)
 		}
 }
 
-static void junit_case(FILE *f, const struct val_ctx *v, const struct val_check *c)
+/* What JUnit makes of a verdict: 0 passed, 1 skipped, 2 failed. */
+static int junit_kind(enum val_verdict r)
+{
+	if (val_unexpected(r))
+		return 2;
+	return r == VAL_V_SKIP || r == VAL_V_KNOWN || r == VAL_V_BEYOND_FAIL || r == VAL_V_KNOWN_FLAKE;
+}
+
+static void junit_case(FILE *f, const struct val_check *c)
 {
 	char note[2400];
+	int kind = junit_kind(c->verdict);
 
-	(void)v;
-	note_cell(c, note, sizeof(note));
+	val_note(c, note, sizeof(note));
 	fprintf(f, "    <testcase classname=\"%s\" name=\"", c->suite);
 	xml_text(f, c->id);
 	fprintf(f, "\" time=\"%.3f\">\n", c->secs);
-	if (c->res == VAL_FAIL) {
-		fprintf(f, "      <failure type=\"fail\" message=\"");
-		xml_text(f, c->reason);
+	if (kind == 2) {
+		fprintf(f, "      <failure type=\"%s\" message=\"", val_mesa_status(c));
+		xml_text(f, note);
 		fprintf(f, "\">");
 		xml_text(f, c->desc);
 		fprintf(f, "</failure>\n");
-	} else if (c->res != VAL_PASS && c->res != VAL_FIXED) {
+	} else if (kind == 1) {
 		fprintf(f, "      <skipped message=\"");
-		xml_text(f, c->res == VAL_SKIP ? c->reason
-			    : c->res == VAL_BEYOND_FAIL ? "beyond the declared capabilities: fails" : note);
+		xml_text(f, c->verdict == VAL_V_SKIP ? c->reason
+			    : c->verdict == VAL_V_BEYOND_FAIL ? "beyond the declared capabilities: fails" : note);
 		fprintf(f, "\"/>\n");
 	}
 	fprintf(f, "      <system-out>");
 	xml_text(f, c->desc);
-	if (c->reason[0] || c->known) {
+	fprintf(f, "\nstatus: %s (%u run%s)", val_mesa_status(c), c->runs, c->runs == 1 ? "" : "s");
+	if (note[0]) {
 		fputc('\n', f);
 		xml_text(f, note);
 	}
@@ -344,51 +320,66 @@ static void junit_counts(const struct val_ctx *v, const char *suite, unsigned *n
 	*secs = 0;
 	for (size_t i = 0; i < v->n; i++) {
 		const struct val_check *c = &v->c[i];
-		if (suite && strcmp(c->suite, suite) != 0)
+		if (!c->done || (suite && strcmp(c->suite, suite) != 0))
 			continue;
 		(*n)++;
-		*fail += c->res == VAL_FAIL;
-		*skip += c->res == VAL_SKIP || c->res == VAL_KNOWN || c->res == VAL_BEYOND_FAIL;
+		*fail += junit_kind(c->verdict) == 2;
+		*skip += junit_kind(c->verdict) == 1;
 		*secs += c->secs;
 	}
 }
 
-bool val_write_junit(const struct val_ctx *v, const char *path, char *err, size_t len)
+static void junit_property(FILE *f, const char *name, const char *value)
 {
-	FILE *f = fopen(path, "w");
+	fprintf(f, "      <property name=\"%s\" value=\"", name);
+	xml_text(f, value);
+	fprintf(f, "\"/>\n");
+}
+
+static void junit_suite(FILE *f, const struct val_ctx *v, size_t i)
+{
 	unsigned n, fail, skip;
 	double secs;
 
+	junit_counts(v, v->c[i].suite, &n, &fail, &skip, &secs);
+	fprintf(f, "  <testsuite name=\"%s\" tests=\"%u\" failures=\"%u\" errors=\"0\" skipped=\"%u\" "
+		"time=\"%.3f\">\n    <properties>\n", v->c[i].suite, n, fail, skip, secs);
+	junit_property(f, "device", v->dev->name);
+	junit_property(f, "driver", v->dev->driver);
+	junit_property(f, "platform", v->dev->platform_name);
+	fprintf(f, "    </properties>\n");
+	for (size_t j = i; j < v->n; j++)
+		if (v->c[j].done && strcmp(v->c[j].suite, v->c[i].suite) == 0)
+			junit_case(f, &v->c[j]);
+	fprintf(f, "  </testsuite>\n");
+}
+
+bool val_write_junit(const struct val_ctx *v, const char *path, char *err, size_t len)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&text, &size);
+	unsigned n, fail, skip;
+	double secs;
+	bool ok;
+
 	if (!f) {
-		snprintf(err, len, "--junit %s: cannot write: %s", path, strerror(errno));
+		snprintf(err, len, "--junit %s: %s", path, strerror(errno));
 		return false;
 	}
 	junit_counts(v, NULL, &n, &fail, &skip, &secs);
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"bench validate\" "
 		"tests=\"%u\" failures=\"%u\" errors=\"0\" skipped=\"%u\" time=\"%.3f\">\n", n, fail, skip, secs);
 	for (size_t i = 0; i < v->n; i++) {
-		bool first = true;
+		bool first = v->c[i].done;
 		for (size_t j = 0; j < i && first; j++)
-			first = strcmp(v->c[j].suite, v->c[i].suite) != 0;
-		if (!first)
-			continue;
-		junit_counts(v, v->c[i].suite, &n, &fail, &skip, &secs);
-		fprintf(f, "  <testsuite name=\"%s\" tests=\"%u\" failures=\"%u\" errors=\"0\" skipped=\"%u\" "
-			"time=\"%.3f\">\n    <properties>\n      <property name=\"device\" value=\"",
-			v->c[i].suite, n, fail, skip, secs);
-		xml_text(f, v->dev->name);
-		fprintf(f, "\"/>\n      <property name=\"driver\" value=\"");
-		xml_text(f, v->dev->driver);
-		fprintf(f, "\"/>\n    </properties>\n");
-		for (size_t j = i; j < v->n; j++)
-			if (strcmp(v->c[j].suite, v->c[i].suite) == 0)
-				junit_case(f, v, &v->c[j]);
-		fprintf(f, "  </testsuite>\n");
+			first = !v->c[j].done || strcmp(v->c[j].suite, v->c[i].suite) != 0;
+		if (first)
+			junit_suite(f, v, i);
 	}
 	fprintf(f, "</testsuites>\n");
-	if (fclose(f) != 0) {
-		snprintf(err, len, "--junit %s: %s", path, strerror(errno));
-		return false;
-	}
-	return true;
+	fclose(f);
+	ok = val_commit("junit", path, text, size, err, len);
+	free(text);
+	return ok;
 }

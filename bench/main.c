@@ -38,7 +38,7 @@ static const struct bench_tool list_tool = {
 
 /* The tools that describe the device, listed before the rows; then those that work on results. */
 #define BENCH_DEVICE_TOOLS(X) X(info) X(model)
-#define BENCH_TOOLS(X) X(compile) X(compare) X(baseline) X(export) X(report) X(validate) X(suite)
+#define BENCH_TOOLS(X) X(compile) X(compare) X(baseline) X(history) X(export) X(report) X(validate) X(suite)
 #define DECLARE(n) extern const struct bench_tool n##_tool;
 BENCH_DEVICE_TOOLS(DECLARE)
 BENCH_TOOLS(DECLARE)

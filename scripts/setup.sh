@@ -10,7 +10,8 @@
 #         strace and groff (the installed bench, its manual pages), and Debian's packaging
 #         tools (the package suite): a suite whose tool cannot be installed is skipped (77).
 #         oclgrind is never registered as a driver.
-#   pip:  Intel's CPU OpenCL runtime (intel-opencl-rt + intel-cmplr-lib-rt) into
+#   pip:  Apache Otava (apache-otava, bench history's change points) into .deps/otava;
+#         Intel's CPU OpenCL runtime (intel-opencl-rt + intel-cmplr-lib-rt) into
 #         the project-local prefix .deps/intel (a virtual environment)
 #   icd:  .deps/icd holds one .icd file per driver: the system's (/etc/OpenCL/vendors)
 #         and Intel's runtime; scripts/env.sh points OCL_ICD_VENDORS at it.
@@ -83,6 +84,20 @@ install_intel() {
 	python3 -m venv "$venv" 2>/dev/null || /usr/bin/python3 -m venv "$venv"
 	"$venv/bin/python" -m pip install --disable-pip-version-check -q "${intel_pkgs[@]}"
 	[ -e "$venv/lib/libintelocl.so" ] || { log "libintelocl.so missing after install"; exit 1; }
+}
+
+# Apache Otava (PyPI apache-otava), the change-point detector bench history runs, into
+# .deps/otava: a venv of its own, as Intel's runtime has. Where PyPI cannot be reached, the
+# history tests are skipped (77).
+otava_version=0.8.0
+install_otava() {
+	local venv="$deps/otava"
+	[ -x "$venv/bin/otava" ] && "$venv/bin/python" -m pip show apache-otava 2>/dev/null |
+		grep -qx "Version: $otava_version" && return 0
+	log "installing Apache Otava $otava_version into $venv"
+	rm -rf "$venv"
+	python3 -m venv "$venv" 2>/dev/null || /usr/bin/python3 -m venv "$venv"
+	"$venv/bin/python" -m pip install --disable-pip-version-check -q "apache-otava==$otava_version"
 }
 
 register_icds() {
@@ -201,6 +216,7 @@ install_apt "${apt_pkgs[@]}"
 ( install_apt "${package_pkgs[@]}" ) ||
 	log "Debian's packaging tools not installed: the package suite will be skipped"
 install_intel
+( install_otava ) || log "Apache Otava not installed: the history tests will be skipped"
 register_icds
 asan_registry "$deps/icd"
 log "OpenCL drivers registered in $deps/icd: $(cd "$deps/icd" && echo *.icd)"

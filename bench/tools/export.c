@@ -18,6 +18,7 @@
 #include "rows.h"
 #include "tool.h"
 #include "compare_doc.h"
+#include "otava.h"
 #include "results.h"
 
 #include <ctype.h>
@@ -27,8 +28,9 @@
 
 struct export_opts {
 	struct cli_operands operands;
-	const char *order;       /* --order: dotted integers, or "driver" */
+	const char *order;       /* --order: dotted integers, or "driver" (lnt) */
 	const char *output;      /* -o */
+	const char *config;      /* --config: Otava's configuration (otava) */
 };
 
 #define EO(f) offsetof(struct export_opts, f)
@@ -36,8 +38,11 @@ static const struct cli_opt export_cli[] = {
 	{ "order", "N", CLI_STR, EO(order),
 	  .help = "the run's order (LNT's llvm_project_revision): a commit count or\n"
 		  "dotted integers (1.2.3); `driver` takes the documents' driver version" },
-	{ "output", "FILE", CLI_STR, EO(output), .help = "write the report to FILE",
+	{ "output", "FILE", CLI_STR, EO(output), .help = "write the report (lnt) or the CSV (otava) to FILE",
 	  .short_name = 'o' },
+	{ "config", "FILE", CLI_STR, EO(config),
+	  .help = "otava: also write Otava's configuration of the CSV there (a test\n"
+		  "named bench: otava analyze bench --config-file FILE)" },
 	{ 0 } };
 
 static bool dotted_integers(const char *s)
@@ -60,19 +65,30 @@ static void export_check(void *opts, const struct cli_set *given)
 	struct export_opts *o = opts;
 
 	(void)given;
-	if (o->operands.n < 1 || strcmp(o->operands.v[0], "lnt") != 0)
-		cli_usage_error("the first argument is the format, and the one format is 'lnt'%s%s%s",
+	if (o->operands.n < 1 || (strcmp(o->operands.v[0], "lnt") != 0 &&
+				  strcmp(o->operands.v[0], "otava") != 0))
+		cli_usage_error("the first argument is the format: lnt or otava%s%s%s",
 				o->operands.n ? " (got '" : "", o->operands.n ? o->operands.v[0] : "",
 				o->operands.n ? "')" : "");
 	if (o->operands.n < 2)
-		cli_usage_error("give one or more results documents after 'lnt'");
+		cli_usage_error("give one or more results documents after '%s'", o->operands.v[0]);
+	if (!o->output)
+		cli_usage_error("-o FILE is required");
+	if (strcmp(o->operands.v[0], "otava") == 0) {
+		if (o->order)
+			cli_usage_error("--order is LNT's: Otava orders the runs by their time");
+		if (o->config && res_out_same_file(o->config, o->output))
+			cli_usage_error("--config %s is -o: the configuration and the CSV are two files",
+					o->config);
+		return;
+	}
+	if (o->config)
+		cli_usage_error("--config is Otava's: LNT takes its schema from results/lnt/bench.yaml");
 	if (!o->order)
 		cli_usage_error("--order is required: LNT sorts runs by it");
 	if (strcmp(o->order, "driver") != 0 && !dotted_integers(o->order))
 		cli_usage_error("--order '%s' is not a number or dotted integers (1.2.3), nor 'driver'",
 				o->order);
-	if (!o->output)
-		cli_usage_error("-o FILE is required");
 }
 
 /* ---- machine and run ---- */
@@ -202,7 +218,7 @@ static bool name_value(json_t *v, char *buf, size_t len)
  * benchmark.variant/param=value/...: the params compare matches on, in their order, after the
  * device (and alone or at once) of a point of a run on several devices.
  */
-static void test_name(const struct cmp_point *p, char *buf, size_t len)
+void export_test_name(const struct cmp_point *p, char *buf, size_t len)
 {
 	json_t *var = json_object_get(p->params, "variant"), *v;
 	const char *k;
@@ -303,7 +319,7 @@ static json_t *tests_json(const struct cmp_doc *docs, size_t n)
 			char name[1024], unique[1100];
 			if (!t)
 				continue;
-			test_name(&docs[d].pts[i], name, sizeof(name));
+			export_test_name(&docs[d].pts[i], name, sizeof(name));
 			json_int_t k = json_integer_value(json_object_get(seen, name)) + 1;
 			json_object_set_new(seen, name, json_integer(k));
 			if (k > 1)
@@ -339,19 +355,77 @@ static void drop_output(void)
 	res_out_abort(&out);
 }
 
+static struct res_out config_out = { .fd = -1 };
+
+static void drop_config(void)
+{
+	res_out_abort(&config_out);
+}
+
+/* The documents as Otava's CSV (in time order: Otava reads the rows in file order), and
+ * its configuration where --config asks. */
+static bool export_otava(const struct export_opts *o, struct cmp_doc *docs, size_t n, char *err,
+			 size_t len)
+{
+	json_t *metrics;
+	size_t left;
+	char path[4096];
+	bool ok;
+
+	for (size_t i = 1; i < n; i++)   /* insertion sort by timestamp, stable */
+		for (size_t j = i; j > 0 && docs[j - 1].timestamp && docs[j].timestamp &&
+				   strcmp(docs[j - 1].timestamp, docs[j].timestamp) > 0; j--) {
+			struct cmp_doc x = docs[j];
+			docs[j] = docs[j - 1];
+			docs[j - 1] = x;
+		}
+	char *csv = otava_csv(docs, n, &metrics, &left);
+	if (left)
+		fprintf(stderr, "bench export: %zu timed points of %s are not in every document: left "
+			"out (Otava needs a value in every row)\n", left, docs[n - 1].path);
+	ok = res_out_commit(&out, csv, strlen(csv), err, len);
+	free(csv);
+	if (ok && o->config) {
+		if (!realpath(o->output, path))
+			snprintf(path, sizeof(path), "%s", o->output);
+		json_t *cfg = otava_config("bench", path, metrics);
+		ok = res_write_json(&config_out, cfg, err, len);
+		json_decref(cfg);
+	}
+	json_decref(metrics);
+	return ok;
+}
+
 static int export_main(void *opts)
 {
 	struct export_opts *o = opts;
 	size_t n = o->operands.n - 1;
 	struct cmp_doc *docs = bench_alloc(n * sizeof(*docs));
+	bool otava = strcmp(o->operands.v[0], "otava") == 0;
 	char err[1024];
 
 	atexit(drop_output);
+	atexit(drop_config);
 	if (!res_out_open(&out, o->output, err, sizeof(err)))
 		cli_usage_error("-o %s", err);
-	for (size_t i = 0; i < n; i++)
+	if (o->config && !res_out_open(&config_out, o->config, err, sizeof(err)))
+		cli_usage_error("--config %s", err);
+	for (size_t i = 0; i < n; i++) {
+		if (res_out_same_file(o->output, o->operands.v[i + 1]) ||
+		    (o->config && res_out_same_file(o->config, o->operands.v[i + 1])))
+			cli_usage_error("%s is both an input and an output", o->operands.v[i + 1]);
 		cmp_doc_load(&docs[i], o->operands.v[i + 1]);
+	}
 	same_machine(docs, n);
+	if (otava) {
+		bool ok = export_otava(o, docs, n, err, sizeof(err));
+		for (size_t i = 0; i < n; i++)
+			cmp_doc_free(&docs[i]);
+		free(docs);
+		if (!ok)
+			cli_die(EXIT_FAIL, "%s", err);
+		return EXIT_OK;
+	}
 	const char *order = strcmp(o->order, "driver") == 0 ? docs[0].driver : o->order;
 	if (!dotted_integers(order))
 		cli_die(EXIT_USAGE, "%s: device.driver_version: '%s' is not dotted integers, which LNT "
@@ -372,9 +446,10 @@ static int export_main(void *opts)
 const struct bench_tool export_tool = {
 	.cmd = {
 		.name = "export",
-		.summary = "results documents in another format: lnt (LNT's report format 2)",
+		.summary = "results documents in another format: lnt (LNT's report format 2), otava (Apache Otava's CSV)",
 		.synopsis =
 			"usage: bench export lnt DOC... --order N -o FILE\n"
+			"       bench export otava DOC... -o FILE.csv [--config FILE.yaml]\n"
 			"  Writes the results documents as one run of LNT's report format 2 (for\n"
 			"  `lnt import INSTANCE FILE -s bench`, schema results/lnt/bench.yaml). The\n"
 			"  machine is the host and the device (name, platform, driver, Level Zero\n"
@@ -384,7 +459,11 @@ const struct bench_tool export_tool = {
 			"  descriptions left out) with every repetition: execution_time and wall_time\n"
 			"  in microseconds, bandwidth in GB/s, resident_wg for occupancy, and\n"
 			"  execution_status 1 for a failed point. Every document must come from the\n"
-			"  same host, device and driver.\n",
+			"  same host, device and driver.\n"
+			"  otava: one CSV row a document, in time order (time, run 1, 2, ...), and one\n"
+			"  column a point timed in every document, named as LNT's tests, holding its\n"
+			"  median in ns; --config writes the test `bench` of Otava's configuration for\n"
+			"  it (every point a time: lower is better). bench history runs Otava on it.\n",
 		.opts = export_cli,
 		.opts_size = sizeof(struct export_opts),
 		.check = export_check,

@@ -20,6 +20,14 @@ cl_int time_enqueue_launch(void *arg, cl_command_queue q, cl_event *ev)
 				      0, NULL, ev);
 }
 
+cl_int time_enqueue_launch_nd(void *arg, cl_command_queue q, cl_event *ev)
+{
+	const struct time_launch_nd *l = arg;
+
+	return clEnqueueNDRangeKernel(q, l->kernel, l->dims, NULL, l->global, l->local[0] ? l->local : NULL,
+				      0, NULL, ev);
+}
+
 cl_int time_enqueue_copy(void *arg, cl_command_queue q, cl_event *ev)
 {
 	const struct time_copy *c = arg;

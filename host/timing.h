@@ -16,6 +16,13 @@ struct time_launch {
 	size_t local;
 };
 
+/* One launch of 1, 2 or 3 dimensions; local[0] == 0 leaves the work-group to the driver. */
+struct time_launch_nd {
+	cl_kernel kernel;
+	cl_uint dims;
+	size_t global[3], local[3];
+};
+
 /* One buffer-to-buffer copy of `bytes`. */
 struct time_copy {
 	cl_mem src, dst;
@@ -23,6 +30,7 @@ struct time_copy {
 };
 
 cl_int time_enqueue_launch(void *arg, cl_command_queue q, cl_event *ev);
+cl_int time_enqueue_launch_nd(void *arg, cl_command_queue q, cl_event *ev);
 cl_int time_enqueue_copy(void *arg, cl_command_queue q, cl_event *ev);
 
 /*

@@ -39,6 +39,12 @@
  * out[gid] = chain(seed(gid % 1024), spin) ^ gid (+ a local-memory term), so
  * the host validates every work-item from 1024 reference chains.
  * Counts per launch: ops = groups * wg * 4 * spin integer operations.
+ *
+ * ND3=1 (bench barrier): the guide's 3-D ND-range, a work-group of (1, R, 128)
+ * in SYCL's order, (128, R, 1) in OpenCL's (SYCL's last dimension is OpenCL's
+ * first). Group, local and global ids are linearised with dimension 0 fastest,
+ * and the barrier fences global memory, as the guide's
+ * item.barrier(access::fence_space::global_space).
  */
 #include "bench_common.h"
 
@@ -48,14 +54,30 @@
 #ifndef BARRIER
 #define BARRIER 1
 #endif
+#ifndef ND3
+#define ND3 0
+#endif
 
 #define OCC_DONE_ONE 0x10000
+
+#if ND3
+#define OCC_LINEAR(id, n) (id(0) + n(0) * (id(1) + n(1) * id(2)))
+#define OCC_GROUP_ID() OCC_LINEAR(get_group_id, get_num_groups)
+#define OCC_LOCAL_ID() OCC_LINEAR(get_local_id, get_local_size)
+#define OCC_GLOBAL_ID() OCC_LINEAR(get_global_id, get_global_size)
+#define OCC_FENCE CLK_GLOBAL_MEM_FENCE
+#else
+#define OCC_GROUP_ID() get_group_id(0)
+#define OCC_LOCAL_ID() get_local_id(0)
+#define OCC_GLOBAL_ID() get_global_id(0)
+#define OCC_FENCE (CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE)
+#endif
 
 __kernel BENCH_REQD_SG void occ_probe(__global volatile int *c, __global volatile int *state,
 				      __global uint *out, uint spin, __global uint *info)
 {
-	size_t g = get_group_id(0), lid = get_local_id(0), gid = get_global_id(0);
-	int wg = (int)get_local_size(0);
+	size_t g = OCC_GROUP_ID(), lid = OCC_LOCAL_ID(), gid = OCC_GLOBAL_ID();
+	int wg = (int)sg_lsize();
 #if SLM_WORDS > 0
 	__local volatile uint slm[SLM_WORDS];
 #endif
@@ -74,7 +96,7 @@ __kernel BENCH_REQD_SG void occ_probe(__global volatile int *c, __global volatil
 	}
 	uint v = (uint)(gid % 1024) * 2654435761u + 1u;
 #if SLM_WORDS > 0
-	for (size_t k = lid; k < SLM_WORDS; k += get_local_size(0))
+	for (size_t k = lid; k < SLM_WORDS; k += sg_lsize())
 		slm[k] = (uint)k ^ spin;
 #endif
 	for (uint j = 0; j < spin; j++) {
@@ -90,7 +112,7 @@ __kernel BENCH_REQD_SG void occ_probe(__global volatile int *c, __global volatil
 #endif
 	out[gid] = v;
 #if BARRIER
-	barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+	barrier(OCC_FENCE);
 #endif
 	old = atomic_add(&state[g], OCC_DONE_ONE);
 	if (old == wg && atomic_dec(&c[0]) <= 0)

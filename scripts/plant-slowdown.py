@@ -35,8 +35,8 @@ and the output still validates:
 
 The copy is written to OUT_DIR with plant.json, which names the families, the percent and
 the points each family slows ("planted": benchmark and parameter values) and the points
-whose kernel changed without being the family's ("touched", the residency check's, whose
-spin is calibrated anew): scripts/plant-verdicts.py reads it. Run with
+whose kernel changed without being the family's ("touched": the residency check's and the
+barrier table's, whose spin is calibrated anew): scripts/plant-verdicts.py reads it. Run with
 `bench ... --kernels OUT_DIR`. The script refuses a kernel whose text no longer has what a
 plant changes, so a kernel edit cannot silently disable a plant.
 """
@@ -413,7 +413,8 @@ FAMILIES = {
                   [points("transpose", variant=["guide16"])]),
     "atomics": ("atomics.cl", "", ATOMICS, [points("atomics")], []),
     "latency": ("latency.cl", LATENCY_WALK, LATENCY, [points("latency")], []),
-    "waves": ("occupancy.cl", "", WAVES, [points("occupancy-waves")], [points("occupancy")]),
+    "waves": ("occupancy.cl", "", WAVES, [points("occupancy-waves")],
+              [points("occupancy"), points("barrier")]),
 }
 
 

@@ -74,8 +74,8 @@ static size_t probe_plan(struct bench_run *r, struct occ_opts *o, struct occ_sta
 	for (size_t isg = 0; isg < nsg; isg++)
 		for (size_t islm = 0; islm < o->slm.n; islm++)
 			for (int bar = 0; bar < 2; bar++) {
-				struct probe_cfg cfg = { o->sg.n ? (unsigned)o->sg.v[isg] : 0,
-							 o->slm.v[islm], bar == 1 };
+				struct probe_cfg cfg = { .sg = o->sg.n ? (unsigned)o->sg.v[isg] : 0,
+							 .slm = o->slm.v[islm], .barrier = bar == 1 };
 				if ((bar && !o->barrier_on) || (!bar && !o->barrier_off))
 					continue;
 				probe_build(r, &cfg, &s->kern[s->n_kern++]);
@@ -191,11 +191,6 @@ static bool overfill(struct bench_run *r, const struct bench_point *pt, const st
 	return true;
 }
 
-/* Per rep: the compared peak and both definitions' peaks. */
-struct probe_samples {
-	double *peak, *whole, *occupied;
-};
-
 /* Runs reps validated launches: their times are the point's samples, their peaks in m. */
 static bool measure(struct bench_run *r, struct bench_point *pt, const struct probe_kernel *pk,
 		    const struct occ_point *a, struct probe_samples *m, struct probe_result *res,
@@ -222,50 +217,18 @@ static bool measure(struct bench_run *r, struct bench_point *pt, const struct pr
 	return true;
 }
 
-static double max_of(const double *x, size_t n, double *lo)
-{
-	double hi = x[0];
-
-	*lo = x[0];
-	for (size_t i = 1; i < n; i++) {
-		hi = x[i] > hi ? x[i] : hi;
-		*lo = x[i] < *lo ? x[i] : *lo;
-	}
-	return hi;
-}
-
-static json_t *samples_json(const double *x, size_t n)
-{
-	json_t *a = json_array();
-
-	for (size_t i = 0; i < n; i++)
-		json_array_append_new(a, json_integer((json_int_t)x[i]));
-	return a;
-}
-
 /* The point's residency (the largest of the reps, typed) and its `measured` object. */
 static json_t *measured(const struct bench_run *r, struct occ_point *a, const struct probe_samples *m,
 			size_t n)
 {
-	json_t *o = json_object();
-	double lo, unused;
+	struct probe_residency res;
+	json_t *o = probe_measured_json(r, m, n, a->wg, &res);
 
 	a->measured = true;
-	a->resident = (uint64_t)max_of(m->peak, n, &lo);
-	a->resident_min = (uint64_t)lo;
-	a->whole = (uint64_t)max_of(m->whole, n, &unused);
-	a->occupied = (uint64_t)max_of(m->occupied, n, &unused);
-	json_object_set_new(o, "definition", json_string(r->dev->type & CL_DEVICE_TYPE_CPU ? "occupied"
-											  : "whole"));
-	json_object_set_new(o, "resident_wg", json_integer((json_int_t)a->resident));
-	json_object_set_new(o, "resident_wg_min", json_integer((json_int_t)a->resident_min));
-	json_object_set_new(o, "per_cu", json_real((double)a->resident / r->dev->compute_units));
-	json_object_set_new(o, "resident_items", json_integer((json_int_t)(a->resident * a->wg)));
-	json_object_set_new(o, "whole_wg", json_integer((json_int_t)a->whole));
-	json_object_set_new(o, "occupied_wg", json_integer((json_int_t)a->occupied));
-	json_object_set_new(o, "samples", samples_json(m->peak, n));
-	json_object_set_new(o, "whole_samples", samples_json(m->whole, n));
-	json_object_set_new(o, "occupied_samples", samples_json(m->occupied, n));
+	a->resident = res.resident;
+	a->resident_min = res.resident_min;
+	a->whole = res.whole;
+	a->occupied = res.occupied;
 	return o;
 }
 

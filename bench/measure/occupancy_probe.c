@@ -13,8 +13,8 @@
 void probe_options(const struct dev_info *d, const struct sgb_choice *c, const struct probe_cfg *cfg,
 		   char *buf, size_t len)
 {
-	int off = snprintf(buf, len, "-DBARRIER=%d -DSLM_WORDS=%llu", cfg->barrier,
-			   (unsigned long long)((cfg->slm + 3) / 4));
+	int off = snprintf(buf, len, "-DBARRIER=%d -DSLM_WORDS=%llu%s", cfg->barrier,
+			   (unsigned long long)((cfg->slm + 3) / 4), cfg->nd3 ? " -DND3=1" : "");
 
 	if (off > 0 && (size_t)off + 1 < len) {
 		buf[off] = ' ';   /* no backend (none): no options, no space */
@@ -204,31 +204,97 @@ static bool validate(struct probe_bufs *b, const struct probe_cfg *cfg, unsigned
 	return true;
 }
 
+void probe_shape(const struct time_launch_nd *l, size_t *wg, size_t *groups, size_t *items)
+{
+	*wg = *items = 1;
+	for (cl_uint d = 0; d < l->dims; d++) {
+		*wg *= l->local[d];
+		*items *= l->global[d];
+	}
+	*groups = *items / *wg;
+}
+
 bool probe_launch(struct bench_run *r, const struct probe_kernel *pk, struct probe_bufs *b,
 		  unsigned wg, uint64_t groups, unsigned spin, struct probe_result *res, char *err,
 		  size_t len)
 {
-	size_t items = (size_t)(groups * wg);
-	struct time_launch l = { pk->k, items, wg };
+	struct time_launch_nd l = { pk->k, 1, { (size_t)(groups * wg), 1, 1 }, { wg, 1, 1 } };
+
+	return probe_launch_nd(r, pk, b, &l, spin, res, err, len);
+}
+
+bool probe_launch_nd(struct bench_run *r, const struct probe_kernel *pk, struct probe_bufs *b,
+		     const struct time_launch_nd *l, unsigned spin, struct probe_result *res, char *err,
+		     size_t len)
+{
+	size_t wg, groups, items;
 	int32_t c[8];
 	uint32_t info[4];
 
-	if (!grow(r, &b->state, (void **)&b->hstate, &b->groups_cap, (size_t)groups, err, len) ||
+	probe_shape(l, &wg, &groups, &items);
+	if (!grow(r, &b->state, (void **)&b->hstate, &b->groups_cap, groups, err, len) ||
 	    !grow(r, &b->out, (void **)&b->hout, &b->items_cap, items, err, len) ||
-	    !prepare(r->pc.q, b, pk->k, (size_t)groups, items, spin, err, len) ||
-	    !time_run(r->pc.q, time_enqueue_launch, &l, 0, 1, &res->ns, &res->wall_ns, err, len) ||
-	    !read_back(r->pc.q, b, (size_t)groups, items, c, info, err, len))
+	    !prepare(r->pc.q, b, pk->k, groups, items, spin, err, len) ||
+	    !time_run(r->pc.q, time_enqueue_launch_nd, (void *)l, 0, 1, &res->ns, &res->wall_ns, err, len) ||
+	    !read_back(r->pc.q, b, groups, items, c, info, err, len))
 		return false;
 	if (info[0] != wg || info[1] != groups) {
-		snprintf(err, len, "the kernel saw local size %u and %u groups, launched with %u and %llu",
-			 info[0], info[1], wg, (unsigned long long)groups);
+		snprintf(err, len, "the kernel saw local size %u and %u groups, launched with %zu and %zu",
+			 info[0], info[1], wg, groups);
 		return false;
 	}
 	res->whole = c[1];
 	res->occupied = c[5];
 	res->peak = r->dev->type & CL_DEVICE_TYPE_CPU ? res->occupied : res->whole;
 	res->sg_kernel = info[2];
-	return validate(b, &pk->cfg, wg, (size_t)groups, spin, c, err, len);
+	return validate(b, &pk->cfg, (unsigned)wg, groups, spin, c, err, len);
+}
+
+/* ---- the residency of several launches ---- */
+
+static double max_of(const double *x, size_t n, double *lo)
+{
+	double hi = x[0];
+
+	*lo = x[0];
+	for (size_t i = 1; i < n; i++) {
+		hi = x[i] > hi ? x[i] : hi;
+		*lo = x[i] < *lo ? x[i] : *lo;
+	}
+	return hi;
+}
+
+static json_t *samples_json(const double *x, size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, json_integer((json_int_t)x[i]));
+	return a;
+}
+
+json_t *probe_measured_json(const struct bench_run *r, const struct probe_samples *m, size_t n,
+			    unsigned wg, struct probe_residency *out)
+{
+	json_t *o = json_object();
+	double lo, unused;
+
+	out->resident = (uint64_t)max_of(m->peak, n, &lo);
+	out->resident_min = (uint64_t)lo;
+	out->whole = (uint64_t)max_of(m->whole, n, &unused);
+	out->occupied = (uint64_t)max_of(m->occupied, n, &unused);
+	json_object_set_new(o, "definition", json_string(r->dev->type & CL_DEVICE_TYPE_CPU ? "occupied"
+											  : "whole"));
+	json_object_set_new(o, "resident_wg", json_integer((json_int_t)out->resident));
+	json_object_set_new(o, "resident_wg_min", json_integer((json_int_t)out->resident_min));
+	json_object_set_new(o, "per_cu", json_real((double)out->resident / r->dev->compute_units));
+	json_object_set_new(o, "resident_items", json_integer((json_int_t)(out->resident * wg)));
+	json_object_set_new(o, "whole_wg", json_integer((json_int_t)out->whole));
+	json_object_set_new(o, "occupied_wg", json_integer((json_int_t)out->occupied));
+	json_object_set_new(o, "samples", samples_json(m->peak, n));
+	json_object_set_new(o, "whole_samples", samples_json(m->whole, n));
+	json_object_set_new(o, "occupied_samples", samples_json(m->occupied, n));
+	return o;
 }
 
 /* ---- what both rows share: options, plan, builds, teardown ---- */
@@ -278,7 +344,7 @@ static void plan_check(const struct dev_info *d, struct occ_opts *o)
  * The sub-group backend: --sg-backend, every --sg checked against its widths; without
  * it, the driver's own sub-groups or none, --sg a size to require.
  */
-static void plan_sg(const struct bench_run *r, const struct occ_opts *o, struct occ_state *s)
+void occ_plan_sg(const struct bench_run *r, const struct occ_opts *o, struct occ_state *s)
 {
 	const struct dev_info *d = r->dev;
 	const char *name = r->co->sg_backend;
@@ -302,33 +368,39 @@ static void plan_sg(const struct bench_run *r, const struct occ_opts *o, struct 
 void occ_plan_common(struct bench_run *r, struct occ_opts *o, struct occ_state *s)
 {
 	plan_check(r->dev, o);
-	plan_sg(r, o, s);
+	occ_plan_sg(r, o, s);
 	probe_bufs_init(r, &s->bufs);
+}
+
+void occ_build_add(struct bench_builds *b, const struct probe_cfg *cfg, const char *variant,
+		   const char *wg_source)
+{
+	char sizes[128], err[1024];
+	struct sgb_choice c;
+	struct bench_build *bb;
+
+	/* as occ_plan_sg without --sg-backend: the driver's own sub-groups or none, b->sg required */
+	prog_sg_choice(b->dev, b->sg, &c);
+	if (!sgb_set_grf(b->dev, &c, b->grf_large, err, sizeof(err)))
+		cli_usage_error("%s", err);
+	bb = bench_builds_add(b, "occupancy.cl");
+	bench_build_kernel(bb, "occ_probe", variant, 0, wg_source);
+	probe_options(b->dev, &c, cfg, bb->options, sizeof(bb->options));
+	bb->build = sgb_build_json(b->dev, &c);
+	if (b->sg && !dev_can_require_sg(b->dev, b->sg))   /* occ_plan_sg's words */
+		bench_build_skip(bb, "--sg %u cannot be required on '%s': supported sizes are %s",
+				 b->sg, b->dev->name, b->dev->has_intel_reqd_sg
+				 ? dev_sg_sizes_str(b->dev, sizes, sizeof(sizes))
+				 : "none (no cl_intel_required_subgroup_size)");
 }
 
 void occ_builds_add(struct bench_builds *b, bool without, bool with)
 {
-	char sizes[128], err[1024];
-	struct sgb_choice c;
-
-	/* as plan_sg without --sg-backend: the driver's own sub-groups or none, b->sg required */
-	prog_sg_choice(b->dev, b->sg, &c);
-	if (!sgb_set_grf(b->dev, &c, b->grf_large, err, sizeof(err)))
-		cli_usage_error("%s", err);
 	for (int bar = 0; bar < 2; bar++) {
-		if (!(bar ? with : without))
-			continue;
-		struct probe_cfg cfg = { b->sg, 0, bar == 1 };
-		struct bench_build *bb = bench_builds_add(b, "occupancy.cl");
-		bench_build_kernel(bb, "occ_probe", bar ? "barrier" : "no-barrier", 0,
-				   "--wg (every size " CLI_XSTR(OCC_WG_STEP) "..MAX:" CLI_XSTR(OCC_WG_STEP) ")");
-		probe_options(b->dev, &c, &cfg, bb->options, sizeof(bb->options));
-		bb->build = sgb_build_json(b->dev, &c);
-		if (b->sg && !dev_can_require_sg(b->dev, b->sg))   /* plan_check's words */
-			bench_build_skip(bb, "--sg %u cannot be required on '%s': supported sizes are %s",
-					 b->sg, b->dev->name, b->dev->has_intel_reqd_sg
-					 ? dev_sg_sizes_str(b->dev, sizes, sizeof(sizes))
-					 : "none (no cl_intel_required_subgroup_size)");
+		struct probe_cfg cfg = { .sg = b->sg, .barrier = bar == 1 };
+		if (bar ? with : without)
+			occ_build_add(b, &cfg, bar ? "barrier" : "no-barrier", "--wg (every size "
+				      CLI_XSTR(OCC_WG_STEP) "..MAX:" CLI_XSTR(OCC_WG_STEP) ")");
 	}
 }
 
@@ -347,4 +419,5 @@ void occ_teardown(struct bench_run *r)
 	range_free(&o->sg);
 	range_free(&o->slm);
 	range_free(&o->groups);
+	range_free(&o->rows);
 }

@@ -17,6 +17,7 @@
 /* The options of both rows (each row's table names those it takes). */
 struct occ_opts {
 	struct range wg, sg, slm, groups;  /* sg empty: auto; groups: occupancy-waves' sweep */
+	struct range rows;                 /* bench barrier: the R of local range (1, R, 128) */
 	bool barrier_on, barrier_off;
 	bool check, waves;                 /* waves: the spelling of occupancy-waves' alias */
 	unsigned spin;                     /* the probe: 0 calibrates */
@@ -44,6 +45,7 @@ struct probe_cfg {
 	unsigned sg;         /* required sub-group size, 0: driver's choice */
 	uint64_t slm;        /* bytes of local memory per work-group */
 	bool barrier;
+	bool nd3;            /* the guide's 3-D ND-range (bench barrier), ids linearised */
 };
 
 /* A built probe kernel (it serves every work-group size). */
@@ -102,6 +104,16 @@ struct occ_point {
 	uint64_t resident, resident_min, whole, occupied;  /* largest (min: smallest) of the reps */
 };
 
+/* Per launch: the compared peak (whole on GPUs and accelerators, occupied on CPUs) and both. */
+struct probe_samples {
+	double *peak, *whole, *occupied;
+};
+
+/* The residency of several launches: the largest peaks (min: the smallest compared one). */
+struct probe_residency {
+	uint64_t resident, resident_min, whole, occupied;
+};
+
 /* The probe's build options for cfg on d, through the sub-group choice c. */
 void probe_options(const struct dev_info *d, const struct sgb_choice *c, const struct probe_cfg *cfg,
 		   char *buf, size_t len);
@@ -121,6 +133,22 @@ void probe_bufs_free(struct probe_bufs *b);
 bool probe_launch(struct bench_run *r, const struct probe_kernel *pk, struct probe_bufs *b,
 		  unsigned wg, uint64_t groups, unsigned spin, struct probe_result *res, char *err,
 		  size_t len);
+/*
+ * The same for any launch of the probe: 1-D, or the guide's 3-D ND-range of a kernel built
+ * with cfg.nd3 (its ids linearised, dimension 0 fastest).
+ */
+bool probe_launch_nd(struct bench_run *r, const struct probe_kernel *pk, struct probe_bufs *b,
+		     const struct time_launch_nd *l, unsigned spin, struct probe_result *res, char *err,
+		     size_t len);
+/* A launch's work-items per group, groups and work-items. */
+void probe_shape(const struct time_launch_nd *l, size_t *wg, size_t *groups, size_t *items);
+/*
+ * The residency of n launches of work-groups of wg items (out) and the `measured` object of
+ * a point: the definition compared, the largest and smallest peak, per compute unit, every
+ * launch's peaks.
+ */
+json_t *probe_measured_json(const struct bench_run *r, const struct probe_samples *m, size_t n,
+			    unsigned wg, struct probe_residency *out);
 /* The model's SIMD width for a kernel: its required size, else the warp (0: unknown). */
 unsigned probe_simd(const struct bench_run *r, const struct probe_kernel *pk);
 /* The model's resident work-groups for the probe on the live device, 0 when it cannot say. */
@@ -132,8 +160,16 @@ uint64_t probe_model_resident(const struct bench_run *r, const struct probe_kern
  * sub-group backend (every --sg checked), the buffers (exit 2 naming the limits).
  */
 void occ_plan_common(struct bench_run *r, struct occ_opts *o, struct occ_state *s);
+/*
+ * The sub-group backend: --sg-backend, every --sg checked against its widths (exit 2);
+ * without it, the driver's own sub-groups or none, --sg a size to require.
+ */
+void occ_plan_sg(const struct bench_run *r, const struct occ_opts *o, struct occ_state *s);
 /* The probe's builds at --sg b->sg (0: auto), --slm 0: without a barrier, with one, or both. */
 void occ_builds_add(struct bench_builds *b, bool without, bool with);
+/* One build of the probe for cfg at --sg b->sg: the kernel's variant name and work-group. */
+void occ_build_add(struct bench_builds *b, const struct probe_cfg *cfg, const char *variant,
+		   const char *wg_source);
 void occ_teardown(struct bench_run *r);
 
 #endif

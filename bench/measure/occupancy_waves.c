@@ -82,8 +82,8 @@ static size_t waves_plan(struct bench_run *r)
 
 	r->state = s;
 	occ_plan_common(r, o, s);
-	cfg = (struct probe_cfg){ o->sg.n ? (unsigned)o->sg.v[0] : 0, o->slm.v[0],
-				  o->barrier_on && !o->barrier_off };
+	cfg = (struct probe_cfg){ .sg = o->sg.n ? (unsigned)o->sg.v[0] : 0, .slm = o->slm.v[0],
+				  .barrier = o->barrier_on && !o->barrier_off };
 	s->kern = bench_alloc(sizeof(*s->kern));
 	probe_build(r, &cfg, &s->kern[0]);
 	s->n_kern = 1;

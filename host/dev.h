@@ -172,6 +172,21 @@ const char *dev_part_offered(const struct dev_info *d, char *buf, size_t len);
 size_t dev_partition(const struct dev_info *d, const struct dev_part *p, struct dev_info *out,
 		     size_t max, int *code, char *err, size_t errlen);
 void dev_sub_free(struct dev_info *subs, size_t n);
+
+/*
+ * The two device hierarchies of Intel's GPU runtime for a GPU of several stacks (one mode
+ * per process, read from ZE_FLAT_DEVICE_HIERARCHY when the runtime starts): FLAT, each
+ * stack a root device (the default); COMPOSITE, one root device per card, its stacks NUMA
+ * sub-devices. COMBINED offers both.
+ */
+enum dev_hierarchy { DEV_HIER_ANY, DEV_HIER_FLAT, DEV_HIER_COMPOSITE };
+/*
+ * Whether a run in mode `want` has what it needs: devs[0..n) the devices it measures
+ * across (a COMPOSITE run: sub-devices of one card), an Intel GPU with stacks, in that mode
+ * in this process. False with why (the device, the mode found and how to get the other).
+ */
+bool dev_hierarchy_fits(enum dev_hierarchy want, const struct dev_info *const *devs, size_t n,
+			char *why, size_t len);
 /* Fills every query of a device whose platform, id and indices are set (dev_list_query's). */
 void dev_query(struct dev_info *di);
 

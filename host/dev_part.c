@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static const char forms[] = "numa, equally:N or counts:A,B,... (N, A, B: compute units, 1 or more)";
 
@@ -239,4 +240,48 @@ void dev_sub_free(struct dev_info *subs, size_t n)
 		free(subs[i].extensions);
 		subs[i].extensions = NULL;
 	}
+}
+
+/* ---- Intel's device hierarchies ---- */
+
+static const char *const hier_names[] = { "any", "FLAT", "COMPOSITE" };
+
+/* Whether this process runs in mode want: ZE_FLAT_DEVICE_HIERARCHY (unset: FLAT, the default). */
+static bool hier_offers(enum dev_hierarchy want, const char **env)
+{
+	*env = getenv("ZE_FLAT_DEVICE_HIERARCHY");
+	if (*env && strcasecmp(*env, "COMBINED") == 0)
+		return true;
+	if (want == DEV_HIER_COMPOSITE)
+		return *env && strcasecmp(*env, "COMPOSITE") == 0;
+	return !*env || strcasecmp(*env, "FLAT") == 0;
+}
+
+bool dev_hierarchy_fits(enum dev_hierarchy want, const struct dev_info *const *devs, size_t n,
+			char *why, size_t len)
+{
+	const struct dev_info *d = devs[0]->parent ? devs[0]->parent : devs[0];
+	const char *env, *mode = hier_names[want];
+
+	if (want == DEV_HIER_ANY)
+		return true;
+	if (!(d->type & CL_DEVICE_TYPE_GPU) || d->vendor_kind != DEV_VENDOR_INTEL) {
+		snprintf(why, len, "the %s mode's run needs an Intel GPU with stacks (Data Center GPU "
+			 "Max); '%s' (%s) is %s", mode, d->name, d->platform_name,
+			 d->type & CL_DEVICE_TYPE_GPU ? "not an Intel GPU" : "not a GPU");
+	} else if (!hier_offers(want, &env)) {
+		snprintf(why, len, "the %s mode's run needs ZE_FLAT_DEVICE_HIERARCHY=%s%s; this process "
+			 "runs with %s%s (Intel's runtime reads it once, when it starts: each mode is a "
+			 "process of its own)", mode, mode, want == DEV_HIER_FLAT ? " or unset" : "",
+			 env ? "ZE_FLAT_DEVICE_HIERARCHY=" : "it unset", env ? env : " (FLAT)");
+	} else if (want == DEV_HIER_COMPOSITE && !(d->part_domains & CL_DEVICE_AFFINITY_DOMAIN_NUMA)) {
+		snprintf(why, len, "'%s' offers no NUMA partition in COMPOSITE mode: a card of one "
+			 "stack", d->name);
+	} else if (n < 2) {
+		snprintf(why, len, "'%s' is the only GPU of its platform in %s mode: no second stack (a "
+			 "card of one stack, or ZE_AFFINITY_MASK hides the other)", d->name, mode);
+	} else {
+		return true;
+	}
+	return false;
 }

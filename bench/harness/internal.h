@@ -45,6 +45,7 @@ struct harness_run {
 	unsigned sync_index;         /* this run's place among them */
 	bool together;               /* this run measures at the same time as the others */
 	unsigned watch_slot;         /* watch.c's */
+	char skip[2048];             /* bench_run_skip's reason ("": the run measures) */
 };
 
 /* ---- job.c ---- */
@@ -187,11 +188,12 @@ struct bench_devset {
 };
 /*
  * Selects the devices of co (--device all|gpu|cpu|LIST or one, --require-device,
- * --sub-devices); peers: the devices of one platform a BENCH_PEERS row needs (at least
- * two: exit 77 naming why there are none). Exits 2 for a bad spec or a partition a device
- * does not offer, 77 where there is no such device.
+ * --sub-devices); peers: the devices of one platform a BENCH_PEERS row needs, at least two
+ * (false, with why, where there are none: the set as selected). Exits 2 for a bad spec or a
+ * partition a device does not offer, 77 where there is no such device.
  */
-void bench_devset_open(struct bench_devset *ds, const struct common_opts *co, bool peers);
+bool bench_devset_open(struct bench_devset *ds, const struct common_opts *co, bool peers, char *why,
+		       size_t len);
 void bench_devset_close(struct bench_devset *ds);
 /* The one device of co: --device (an empty BENCH_DEVICE is none), held to --require-device. */
 const struct dev_info *harness_pick_device(struct dev_list *l, const struct common_opts *co);

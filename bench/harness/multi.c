@@ -184,47 +184,101 @@ static int peers_write_now(struct bench_session *s, struct bench_run *r)
 	return r ? peers_write(s->owner, r->doc) : EXIT_OK;
 }
 
-/* A BENCH_PEERS row: one run across the devices of one context. */
-static int run_peers(struct multi *m)
+/*
+ * One run of a BENCH_PEERS row across the devices of ds in one context (the first alone where
+ * `alone` says why there is no second): each device's report and label appended to list.
+ */
+static int peers_run(const struct bench_devset *ds, const struct common_opts *co,
+		     struct bench_job *j, const char *alone, json_t *list, json_t **doc)
 {
 	static struct bench_peers peers;
-	struct bench_session s = { .co = m->co };
-	const struct dev_info *devs[BENCH_MAX_DEVICES];
+	struct bench_session s = { .co = co };
+	size_t n = alone ? 1 : ds->n;
 	char err[4096];
 	double t0 = time_now_ns();
-	json_t *doc = NULL, *list = json_array();
-	int rc, wrc;
+	int rc;
 
-	m->peer_devices = list;
-
-	for (size_t i = 0; i < m->ds.n; i++)
-		devs[i] = m->ds.dev[i];
-	if (!prog_ctx_create_group(peers.pc, m->ds.n, devs, m->co->kernels_dir, err, sizeof(err)))
+	if (!prog_ctx_create_group(peers.pc, n, ds->dev, co->kernels_dir, err, sizeof(err)))
 		cli_die(EXIT_FAIL, "driver: %s", err);
-	peers.n = m->ds.n;
-	for (size_t i = 0; i < m->ds.n; i++) {
-		json_t *d = dev_to_json(devs[i]);
-		peers.label[i] = m->ds.label[i];
-		json_object_set_new(d, "label", json_string(m->ds.label[i]));
+	peers.n = n;
+	peers.alone = alone;
+	for (size_t i = 0; i < n; i++) {
+		json_t *d = dev_to_json(ds->dev[i]);
+		peers.label[i] = ds->label[i];
+		json_object_set_new(d, "label", json_string(ds->label[i]));
 		json_array_append_new(list, d);
 	}
-	s.dev = devs[0];
+	s.dev = ds->dev[0];
 	s.pc = peers.pc[0];
 	s.label = peers.label[0];
 	s.peers = &peers;
 	occ_live_init(&s.model, s.dev);
 	s.open_ns = time_now_ns() - t0;
-	rc = bench_run_job(&s, m->j, &doc);
-	wrc = peers_write(m, doc);
-	json_decref(doc);
+	rc = bench_run_job(&s, j, doc);
 	for (size_t i = 0; i < peers.n; i++)
 		prog_ctx_release(&peers.pc[i]);
+	return rc;
+}
+
+/* A BENCH_PEERS row: one run across the devices of one context. */
+static int run_peers(struct multi *m, const char *alone)
+{
+	json_t *doc = NULL;
+	int rc, wrc;
+
+	m->peer_devices = json_array();
+	rc = peers_run(&m->ds, m->co, m->j, alone, m->peer_devices, &doc);
+	wrc = peers_write(m, doc);
+	json_decref(doc);
 	return rc != EXIT_OK ? rc : wrc;
+}
+
+/*
+ * The devices a BENCH_PEERS entry of a suite measures across, as a --device spec: the
+ * session's device alone where it is to be partitioned (--sub-devices, or the NUMA domains
+ * it offers: a GPU's stacks in COMPOSITE mode), else every device of its platform and type
+ * (a GPU's stacks in FLAT mode).
+ */
+static void peers_spec(const struct bench_session *s, const struct common_opts *co, char *spec,
+		       size_t len)
+{
+	const struct dev_info *d = s->dev;
+	size_t off = 0;
+
+	snprintf(spec, len, "%u:%u", d->platform_index, d->device_index);
+	if (co->sub_devices || (d->part_domains & CL_DEVICE_AFFINITY_DOMAIN_NUMA))
+		return;
+	for (unsigned i = 0; i < s->devs.n && off < len; i++) {
+		const struct dev_info *e = &s->devs.d[i];
+		if (e->platform_index == d->platform_index && (e->type & d->type))
+			off += (size_t)snprintf(spec + off, len - off, "%s%u:%u", off ? "," : "",
+						e->platform_index, e->device_index);
+	}
+}
+
+int bench_run_job_peers(struct bench_session *s, struct bench_job *j, json_t **doc)
+{
+	struct common_opts co = j->shared->co;
+	struct bench_devset *ds = bench_zalloc(sizeof(*ds));
+	char spec[512], why[2048];
+	json_t *list = json_array();
+	int rc;
+
+	peers_spec(s, &co, spec, sizeof(spec));
+	co.device = spec;
+	co.kernels_dir = s->co->kernels_dir;
+	bool two = bench_devset_open(ds, &co, true, why, sizeof(why));
+	rc = peers_run(ds, &co, j, two ? NULL : why, list, doc);
+	json_object_set_new(*doc, "devices", list);
+	bench_devset_close(ds);
+	free(ds);
+	return rc;
 }
 
 int bench_multi_run(struct bench_job *j)
 {
 	struct multi *m = bench_alloc(sizeof(*m));
+	char why[2048];
 	time_t now = time(NULL);
 	struct tm tm;
 	int rc, wrc = EXIT_OK;
@@ -242,9 +296,9 @@ int bench_multi_run(struct bench_job *j)
 	m->top = (struct bench_session){ .co = m->co, .owner = m, .write_now =
 					 j->cmd->flags & BENCH_PEERS ? peers_write_now : write_now };
 	watch_start(&m->top);   /* before any driver thread, which inherits the blocked signals */
-	bench_devset_open(&m->ds, m->co, j->cmd->flags & BENCH_PEERS);
+	bool two = bench_devset_open(&m->ds, m->co, j->cmd->flags & BENCH_PEERS, why, sizeof(why));
 	if (j->cmd->flags & BENCH_PEERS) {
-		rc = run_peers(m);
+		rc = run_peers(m, two ? NULL : why);
 	} else {
 		if (m->co->concurrent && m->ds.n < 2)
 			cli_die(EXIT_SKIP, "device: --concurrent needs two or more devices; --device %s%s "

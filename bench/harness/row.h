@@ -93,12 +93,14 @@ enum bench_cache {
 /*
  * The devices of one OpenCL context a BENCH_PEERS row measures across (bench locality):
  * pc[i] is device i's queue in the shared context (pc[0] is the run's own r->pc), label[i]
- * its name in the document.
+ * its name in the document. Where there is no second device the row gets the first alone,
+ * and why (its plan skips the run, bench_run_skip).
  */
 struct bench_peers {
 	size_t n;
 	struct prog_ctx pc[BENCH_MAX_DEVICES];
 	const char *label[BENCH_MAX_DEVICES];
+	const char *alone;       /* n == 1: why there is no second device (the row skips), else NULL */
 };
 
 /* One column of a row's text table: a heading and how to draw a point's cell. */
@@ -317,6 +319,17 @@ void bench_build_kernel(struct bench_build *bb, const char *name, const char *va
 void bench_build_skip(struct bench_build *bb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void bench_builds_free(struct bench_builds *b);
+
+/* ---- a run skipped as a whole (harness/run.c) ---- */
+
+/*
+ * From plan (which then returns 0 points): the device is not one the row measures on, with
+ * the printf reason. The run ends with exit 77, the reason on stderr and in its document's
+ * `skipped`; in a suite the entry is skipped and the suite goes on.
+ */
+void bench_run_skip(struct bench_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The reason a run was skipped, or NULL where it measures. */
+const char *bench_run_skipped(const struct bench_run *r);
 
 /* ---- a point's record (harness/point.c) ---- */
 

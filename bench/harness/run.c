@@ -4,6 +4,7 @@
  */
 #include "internal.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -79,6 +80,20 @@ static bool abandon_run(struct bench_run *r, size_t done, const char *by, bool t
 	if (!r->co->quiet && r->cols)
 		harness_print_table(r, n);
 	return true;
+}
+
+void bench_run_skip(struct bench_run *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(r->h->skip, sizeof(r->h->skip), fmt, ap);
+	va_end(ap);
+}
+
+const char *bench_run_skipped(const struct bench_run *r)
+{
+	return r->h->skip[0] ? r->h->skip : NULL;
 }
 
 /* Host monotonic time, ns. */
@@ -244,17 +259,18 @@ static json_t *run_doc(const struct bench_run *r)
 /* After the point loop: relations, the points' JSON, the table, the report; an exit code. */
 static int run_views(struct bench_run *r, size_t done, int sig)
 {
+	bool skipped = bench_run_skipped(r) != NULL;   /* no table or report of nothing */
 	int rc = EXIT_OK;
 
-	if (done == r->n_points && r->row->relate)
+	if (done == r->n_points && r->row->relate && !skipped)
 		r->row->relate(r);
 	for (size_t i = 0; i < done; i++)
 		res_doc_add_point(r->doc, harness_point_json(r, &r->points[i]));
 	if (done < r->n_points)
 		mark_interrupted(r, watch_sig_name(sig), done);
-	if (!r->co->quiet && r->cols)
+	if (!r->co->quiet && r->cols && !skipped)
 		harness_print_table(r, done);
-	if (r->row->report && done == r->n_points)
+	if (r->row->report && done == r->n_points && !skipped)
 		rc = r->row->report(r);
 	if (run_hook)
 		run_hook(r, rc, run_hook_arg);
@@ -308,6 +324,11 @@ int bench_run_end(struct bench_run *r, size_t done, json_t **doc)
 			"are written\n", cli_cmd, watch_sig_name(sig), done, r->label ? " on " : "",
 			r->label ? r->label : "");
 		rc = watch_exit_code(sig);
+	}
+	if (r->h->skip[0]) {   /* nothing measured: the reason is the run's outcome */
+		fprintf(stderr, "bench %s%s: device: %s\n", cli_cmd, cli_where, r->h->skip);
+		json_object_set_new(r->doc, "skipped", json_string(r->h->skip));
+		rc = EXIT_SKIP;
 	}
 	if (r->row->teardown)
 		r->row->teardown(r);

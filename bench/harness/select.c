@@ -221,9 +221,10 @@ static void partition(struct bench_devset *ds, const struct dev_part *part)
 
 /*
  * A BENCH_PEERS row measures across the devices of one context, which holds devices of one
- * platform only: the platform with the most devices of the set, at least two (77 otherwise).
+ * platform only: the platform with the most devices of the set, at least two. False, with
+ * why, where none has two (the set left as it was).
  */
-static void peers_check(struct bench_devset *ds)
+static bool peers_pick(struct bench_devset *ds, char *why, size_t len)
 {
 	size_t best = 0, cnt[BENCH_MAX_DEVICES] = { 0 }, k = 0;
 	char list[2048] = "";
@@ -236,14 +237,16 @@ static void peers_check(struct bench_devset *ds)
 	for (size_t i = 0; i < ds->n; i++)
 		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s'%s' (%s)", i ? ", " : "",
 			 ds->dev[i]->name, ds->dev[i]->platform_name);
-	if (cnt[best] < 2)
-		cli_die(EXIT_SKIP, "device: bench %s measures between two devices of one OpenCL context, "
-			"and a context holds the devices of one platform only; here: %s, none with a "
-			"second device on its platform. A two-stack GPU offers two: Intel's runtime in "
-			"FLAT mode (its default) makes each stack a device of one platform; in COMPOSITE "
-			"mode --sub-devices numa makes the stacks sub-devices. Where a driver partitions "
-			"a device (CPU runtimes), --sub-devices equally:N or counts:A,B pairs its parts",
-			cli_cmd, list);
+	if (cnt[best] < 2) {
+		snprintf(why, len, "bench %s measures between two devices of one OpenCL context, and a "
+			 "context holds the devices of one platform only; here: %s, none with a second "
+			 "device on its platform. A two-stack GPU offers two: Intel's runtime in FLAT mode "
+			 "(its default) makes each stack a device of one platform; in COMPOSITE mode "
+			 "--sub-devices numa makes the stacks sub-devices. Where a driver partitions a "
+			 "device (CPU runtimes), --sub-devices equally:N or counts:A,B pairs its parts",
+			 cli_cmd, list);
+		return false;
+	}
 	for (size_t i = 0; i < ds->n; i++)
 		if (ds->dev[i]->platform == ds->dev[best]->platform)
 			ds->dev[k++] = ds->dev[i];
@@ -252,6 +255,7 @@ static void peers_check(struct bench_devset *ds)
 				"of one platform, '%s'\n", cli_cmd, ds->dev[i]->name, ds->dev[i]->platform_name,
 				ds->dev[best]->platform_name);
 	ds->n = k;
+	return true;
 }
 
 /* NAME (PLATFORM), #k for the k-th root of that name and platform, the part of a sub-device. */
@@ -276,7 +280,8 @@ static void label(struct bench_devset *ds, size_t i)
 			 dev_part_str(&d->part, spec, sizeof(spec)));
 }
 
-void bench_devset_open(struct bench_devset *ds, const struct common_opts *co, bool peers)
+/* The devices of co, and the parts of each that --sub-devices (or a peers row's numa) asks. */
+static void devset_select(struct bench_devset *ds, const struct common_opts *co, bool peers)
 {
 	const char *spec = spec_of(co->device);
 
@@ -298,10 +303,19 @@ void bench_devset_open(struct bench_devset *ds, const struct common_opts *co, bo
 		struct dev_part numa = { .kind = DEV_PART_NUMA };
 		partition(ds, &numa);   /* a GPU in COMPOSITE mode: its stacks */
 	}
+}
+
+bool bench_devset_open(struct bench_devset *ds, const struct common_opts *co, bool peers, char *why,
+		       size_t len)
+{
+	bool two = true;
+
+	devset_select(ds, co, peers);
 	if (peers)
-		peers_check(ds);
+		two = peers_pick(ds, why, len);
 	for (size_t i = 0; i < ds->n; i++)
 		label(ds, i);
+	return two;
 }
 
 void bench_devset_close(struct bench_devset *ds)

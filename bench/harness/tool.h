@@ -140,6 +140,14 @@ void bench_session_close(struct bench_session *s);
  * completed in *doc).
  */
 int bench_run_job(struct bench_session *s, struct bench_job *j, json_t **doc);
+/*
+ * The same for a row across the devices of one context (BENCH_PEERS) in a session of one
+ * device (a suite's entry): the session's device partitioned (the entry's --sub-devices, or
+ * the NUMA domains it offers: a GPU's stacks in COMPOSITE mode), else every device of its
+ * platform and type (the stacks in FLAT mode), in a context of their own; the document's
+ * `devices` lists them. With fewer than two the row's plan skips the run (exit 77).
+ */
+int bench_run_job_peers(struct bench_session *s, struct bench_job *j, json_t **doc);
 
 /*
  * Validate-only runs (--validate-only, bench validate): each point runs its set-up, one

@@ -21,6 +21,7 @@ enum { MEM_BUFFER, MEM_USM, N_MEM };
 enum { TEST_STREAM, TEST_CHASE, N_TEST };
 static const char *const mem_names[] = { "buffer", "usm" };
 static const char *const test_names[] = { "stream", "chase" };
+static const char *const hier_names[] = { "any", "flat", "composite" };
 
 struct locality_opts {
 	uint64_t size;           /* bytes of each owner's buffer */
@@ -30,6 +31,7 @@ struct locality_opts {
 	bool tests[N_TEST];
 	uint64_t seed;
 	bool seed_given, memory_given;
+	unsigned hierarchy;      /* enum dev_hierarchy: the mode a multi-stack run needs */
 };
 
 
@@ -83,6 +85,10 @@ static const struct cli_opt locality_cli[] = {
 	  .help = "stream (GB/s of a read), chase (ns per dependent load), or all" },
 	{ "seed", "N", CLI_U64, LO(seed), 0, (1ull << 48) - 1, .def_note = "fresh",
 	  .help = "seed of the chase's random cycle" },
+	{ "hierarchy", "MODE", CLI_CHOICE, LO(hierarchy), .names = hier_names, .n_names = 3, .def = "any",
+	  .help = "flat or composite: the multi-stack run of Intel's device hierarchy\n"
+		  "(ZE_FLAT_DEVICE_HIERARCHY); skipped (exit 77) on anything but an\n"
+		  "Intel GPU with stacks in that mode; any: whatever devices there are" },
 	{ 0 } };
 
 static void locality_check(void *opts, const struct cli_set *given)
@@ -217,6 +223,23 @@ static json_t *placement_json(const struct locality_opts *o, const struct loc_st
 	return pl;
 }
 
+/* The run's devices: where --hierarchy's mode or a second device is missing, skipped saying why. */
+static bool peers_fit(struct bench_run *r, unsigned mode)
+{
+	const struct dev_info *devs[BENCH_MAX_DEVICES];
+	char why[1024];
+
+	for (size_t i = 0; i < r->peers->n; i++)
+		devs[i] = r->peers->pc[i].dev;
+	if (!dev_hierarchy_fits((enum dev_hierarchy)mode, devs, r->peers->n, why, sizeof(why))) {
+		bench_run_skip(r, "%s", why);
+		return false;
+	}
+	if (r->peers->n < 2)
+		bench_run_skip(r, "%s", r->peers->alone ? r->peers->alone : "one device");
+	return r->peers->n >= 2;
+}
+
 static size_t locality_plan(struct bench_run *r)
 {
 	struct locality_opts *o = r->opts;
@@ -225,8 +248,10 @@ static size_t locality_plan(struct bench_run *r)
 
 	memset(p, 0, sizeof(*p));
 	r->state = p;
-	if (!r->peers || r->peers->n < 2)
-		cli_die(EXIT_FAIL, "bench bug: bench locality without two devices of one context");
+	if (!r->peers)
+		cli_die(EXIT_FAIL, "bench bug: bench locality without the devices of one context");
+	if (!peers_fit(r, o->hierarchy))
+		return 0;
 	p->peers = r->peers;
 	p->n = r->peers->n;
 	if (!o->seed_given)

@@ -292,45 +292,68 @@ static void header(const struct suite_run *sr, size_t i)
 
 static void summary(const struct suite_run *sr)
 {
-	size_t n[3] = { 0 }, total = 0, k;
+	size_t n[3] = { 0 }, total = 0, k, skipped = 0;
 	static const char *const st[] = { "ok", "failed", "skipped" };
+	char entries[32] = "";
 	json_t *p;
 
-	for (size_t i = 0; i < sr->done; i++)
+	for (size_t i = 0; i < sr->done; i++) {
+		skipped += json_is_string(json_object_get(sr->docs[i], "skipped"));
 		json_array_foreach(json_object_get(sr->docs[i], "points"), k, p) {
 			const char *s = json_string_value(json_object_get(p, "status"));
 			for (int j = 0; j < 3; j++)
 				n[j] += s && strcmp(s, st[j]) == 0;
 			total++;
 		}
-	printf("%ssuite %s on '%s': %zu of %zu entries, %zu points (%zu ok, %zu failed, %zu skipped) "
+	}
+	if (skipped)
+		snprintf(entries, sizeof(entries), " (%zu skipped)", skipped);
+	printf("%ssuite %s on '%s': %zu of %zu entries%s, %zu points (%zu ok, %zu failed, %zu skipped) "
 	       "in %.1f s\n", sr->o->shared.co.quiet ? "" : "\n", sr->su.name, sr->sess.dev->name,
-	       sr->done, sr->su.n, total, n[0], n[1], n[2], (time_now_ns() - sr->t0) / 1e9);
+	       sr->done, sr->su.n, entries, total, n[0], n[1], n[2], (time_now_ns() - sr->t0) / 1e9);
+	for (size_t i = 0; i < sr->done; i++)   /* each skipped entry: why */
+		if (json_is_string(json_object_get(sr->docs[i], "skipped")))
+			printf("  entry %zu (%s): skipped: %s\n", i + 1, sr->su.e[i].bench,
+			       json_string_value(json_object_get(sr->docs[i], "skipped")));
 	if (sr->dir_suite_path)
 		printf("the suite's document: %s (a baseline under this name in results/baselines/)\n",
 		       sr->dir_suite_path);
 	fflush(stdout);
 }
 
-/* Runs the entries in order; stops after a run a signal interrupted. */
+/* An entry's run: across the devices of one context for a row that needs them, else on the session's. */
+static int run_entry(struct suite_run *sr, struct bench_job *job, json_t **doc)
+{
+	return job->cmd->flags & BENCH_PEERS ? bench_run_job_peers(&sr->sess, job, doc)
+					     : bench_run_job(&sr->sess, job, doc);
+}
+
+/*
+ * Runs the entries in order; stops after a run a signal interrupted. An entry skipped (77:
+ * not a device it measures on) leaves the suite's exit code alone; all of them skipped is 77.
+ */
 static int run_entries(struct suite_run *sr)
 {
 	int rc = EXIT_OK;
 	bool claimed = false;
+	size_t skipped = 0;
 
 	for (size_t i = 0; i < sr->su.n && !claimed; i++) {
 		struct suite_entry *e = &sr->su.e[i];
 		header(sr, i);
 		suite_where(&sr->su, i);
 		cli_cmd = e->bench;
-		sr->rc[i] = bench_run_job(&sr->sess, &e->job, &sr->docs[i]);
+		sr->rc[i] = run_entry(sr, &e->job, &sr->docs[i]);
 		sr->done = i + 1;
 		cli_cmd = "suite";
 		suite_where(&sr->su, sr->su.n);
-		if (sr->rc[i] != EXIT_OK && (rc == EXIT_OK || sr->rc[i] > EXIT_FAIL))
+		skipped += sr->rc[i] == EXIT_SKIP;
+		if (sr->rc[i] != EXIT_OK && sr->rc[i] != EXIT_SKIP && (rc == EXIT_OK || sr->rc[i] > EXIT_FAIL))
 			rc = sr->rc[i];
 		claimed = !watch_release_finish();   /* a signal came: write what there is */
 	}
+	if (rc == EXIT_OK && skipped == sr->su.n)
+		rc = EXIT_SKIP;
 	if (!claimed)
 		watch_claim_finish();
 	if (watch_signal())
@@ -365,7 +388,7 @@ static int confirm_rounds(struct suite_run *sr)
 				printf("\n== suite %s: entry %zu again, round %u of %u of confirmation\n",
 				       sr->su.name, i + 1, round + 1, sr->confirm.rounds);
 			cli_cmd = sr->su.e[i].bench;
-			bench_run_job(&sr->sess, &sr->su.e[i].job, &rerun);
+			run_entry(sr, &sr->su.e[i].job, &rerun);
 			cli_cmd = "suite";
 			confirm_attach(&sr->confirm, sr->docs[i], rerun, doc_benchmark(sr->docs[i], &sr->su.e[i]));
 			json_decref(rerun);

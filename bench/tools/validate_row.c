@@ -52,7 +52,8 @@ static void collect(const struct bench_run *r, int report_rc, void *arg)
 		snprintf(c->reason, sizeof(c->reason), "%s", bad->reason);
 	} else if (!ok) {
 		c->res = VAL_SKIP;
-		snprintf(c->reason, sizeof(c->reason), "%s", skip ? skip->reason : "no configuration planned");
+		snprintf(c->reason, sizeof(c->reason), "%s", skip ? skip->reason : bench_run_skipped(r)
+			 ? bench_run_skipped(r) : "no configuration planned");
 	} else if (report_rc) {
 		c->res = VAL_FAIL;
 		snprintf(c->reason, sizeof(c->reason), "%s disagrees with its check: the model predicts %llu "

@@ -16,6 +16,9 @@ CASE (cli: no device needed; cpu: a CPU platform):
                written, marked interrupted (cpu)
   timeout      a hung kernel in the second entry: exit 1, the suite's document written (cpu)
   planted      scripts/plant-slowdown.py's kernels still validate (variants 2-4, the sweep) (cpu)
+  skips        an entry skipped (77: locality --hierarchy flat on a CPU) does not fail the
+               suite, whose summary says why; locality across the device's two parts; every
+               entry skipped: 77 (cpu)
   stopped      an entry whose set-up ends the process (a size the device refuses): exit 2, the
                entries before it written, the suite marked stopped by `error` (cpu)
   quick-twice  `bench suite quick` twice back to back, then `bench compare` between them: no
@@ -557,7 +560,36 @@ def case_stopped():
         check(sorted(os.listdir(d)) == ["r.json", "stop.json"], f"no temporary file left: {os.listdir(d)}")
 
 
-CASES = {"planted": case_planted, "stopped": case_stopped, "quick-twice": case_quick_twice, "usage": case_usage, "files": case_files, "list": case_list, "require": case_require,
+def case_skips():
+    """An entry that does not run on the device (77) is skipped, the suite goes on and says why;
+    a row across devices (locality) runs on the session's device's parts; all skipped: 77."""
+    flat = {"bench": "locality", "args": ["--hierarchy", "flat", "--size", "1Mi", "--loads", "1024"]}
+    parts = {"bench": "locality", "args": ["--size", "1Mi", "--loads", "1024", "--sub-devices", "counts:1,1"]}
+    small = {"bench": "vecadd", "args": ["--groups", "1,2", "--slice", "4Ki"]}
+    with bt.tmpdir() as d:
+        suite = write_suite(d, "skips.json", {"name": "skips", "args": ["--reps", "3"],
+                                              "entries": [flat, parts, small]})
+        out = os.path.join(d, "r.json")
+        r = run("suite", suite, *DEVICE, "--json", out)
+        check(r.code == 0, "a skipped entry does not fail the suite", r)
+        check(re.search(r"suite skips on .*: 3 of 3 entries \(1 skipped\), ", r.out) and
+              "  entry 1 (locality): skipped: the FLAT mode's run needs an Intel GPU with stacks" in r.out,
+              "the summary says which entry skipped and why", r)
+        doc = bt.load_doc(out) if os.path.exists(out) else {"runs": []}
+        runs = doc["runs"]
+        check(len(runs) == 3 and runs[0]["exit_code"] == 77 and "not a GPU" in runs[0].get("skipped", "")
+              and runs[0]["points"] == 0, f"the skipped entry's run: {runs[:1]}")
+        loc = [p for p in doc.get("points", []) if p["benchmark"] == "locality"]
+        check(len(runs) == 3 and runs[1]["exit_code"] == 0 and len(runs[1].get("devices", [])) == 2 and loc
+              and all(p["status"] == "ok" for p in loc), "locality across the device's two parts", r)
+        only = write_suite(d, "only.json", {"name": "only", "entries": [flat]})
+        r = run("suite", only, *DEVICE, "--json", out)
+        check(r.code == 77 and "1 of 1 entries (1 skipped), 0 points" in r.out,
+              "every entry skipped: 77", r)
+        check(bt.load_doc(out)["runs"][0]["exit_code"] == 77, "its document written")
+
+
+CASES = {"skips": case_skips, "planted": case_planted, "stopped": case_stopped, "quick-twice": case_quick_twice, "usage": case_usage, "files": case_files, "list": case_list, "require": case_require,
          "adaptive": case_adaptive, "record": case_record, "outputs": case_outputs, "cache": case_cache,
          "interrupt": case_interrupt, "timeout": lambda: case_interrupt(True)}
 

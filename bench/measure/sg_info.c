@@ -24,6 +24,7 @@ struct sgi_opts {
 	struct range sg;         /* --sg widths for nd_range(32, 32) */
 	bool sg_given;
 	bool dump;
+	bool guide;              /* --guide: the chapter's ND-ranges and sizes alone */
 };
 
 /* One point: an ND-range captured with a backend and width (0: the driver's choice). */
@@ -32,6 +33,7 @@ struct sgi_params {
 	struct sgb_choice c;
 	const char *skip;        /* set: a skipped point with this reason */
 	unsigned seen;           /* the maximum sub-group size the kernel saw */
+	char why[512];           /* a size that cannot be required here: the reason (skip) */
 };
 
 /* What the mapping of work-group 0 looked like, once checked. */
@@ -57,11 +59,20 @@ static const struct cli_opt sgi_cli[] = {
 	{ "sg", "LIST", CLI_RANGE, IO(sg), 1, 1024, .def_note = "every width the backend builds for",
 	  .help = "widths for nd_range(32, 32), e.g. 8,16,32" },
 	{ "dump", NULL, CLI_FLAG, IO(dump), .help = "print every work-item's row, not only the summary" },
+	{ "guide", NULL, CLI_FLAG, IO(guide),
+	  .help = "the sub-groups chapter's runs alone: nd_range(32, 32) at the driver's\n"
+		  "choice and at required sizes 16 and 32, then nd_range(15, 15) at 16\n"
+		  "(size against maximum size); a size that cannot be required here is\n"
+		  "a skipped point saying why" },
 	{ 0 } };
 
 static void sgi_check(void *opts, const struct cli_set *given)
 {
-	((struct sgi_opts *)opts)->sg_given = cli_given(given, "sg");
+	struct sgi_opts *o = opts;
+
+	o->sg_given = cli_given(given, "sg");
+	if (o->guide && o->sg_given)
+		cli_usage_error("--guide runs the guide's sizes (16 and 32): give --sg without it");
 }
 
 /* ---- plan ---- */
@@ -73,7 +84,7 @@ static size_t plan_partial(const struct dev_info *d, const struct sgb_choice *ba
 	bool native = sgb_native(base->backend);
 	char err[512];
 
-	cf[0] = (struct sgi_params){ 15, 15, *base, NULL, 0 };
+	cf[0] = (struct sgi_params){ .global = 15, .local = 15, .c = *base };
 	if (sgb_set_width(d, &cf[0].c, true, 16, 0, err, sizeof(err)) && cf[0].c.width == 16)
 		return 1;
 	cf[0].c.width = 16;
@@ -86,9 +97,32 @@ static size_t plan_partial(const struct dev_info *d, const struct sgb_choice *ba
 						    : "no cl_intel_required_subgroup_size: a size of "
 						      "16 cannot be required";
 	/* ...and the same range with the backend's own width, for its partial sub-group. */
-	cf[1] = (struct sgi_params){ 15, 15, *base, NULL, 0 };
+	cf[1] = (struct sgi_params){ .global = 15, .local = 15, .c = *base };
 	sgb_set_width(d, &cf[1].c, false, 0, 0, err, sizeof(err));
 	return 2;
+}
+
+/* The guide's nd_range(32, 32): the driver's choice (a native layer), then required 16 and 32. */
+static size_t plan_guide(const struct dev_info *d, const struct sgb_choice *base,
+			 struct sgi_params *cf)
+{
+	static const unsigned sizes[] = { 16, 32 };
+	size_t n = 0;
+	char err[512];
+
+	if (sgb_native(base->backend)) {
+		cf[n] = (struct sgi_params){ .global = 32, .local = 32, .c = *base };
+		sgb_set_width(d, &cf[n++].c, true, 0, 0, err, sizeof(err));
+	}
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++, n++) {
+		cf[n] = (struct sgi_params){ .global = 32, .local = 32, .c = *base };
+		if (sgb_set_width(d, &cf[n].c, true, sizes[i], 0, cf[n].why, sizeof(cf[n].why)))
+			continue;
+		cf[n].c.width = sizes[i];   /* the size asked, skipped with the layer's reason */
+		cf[n].c.required = sgb_native(base->backend);
+		cf[n].skip = cf[n].why;
+	}
+	return n + plan_partial(d, base, cf + n);
 }
 
 /* The points of the run, in order; exits 2 for a width the backend cannot build. */
@@ -99,19 +133,21 @@ static size_t plan_points(const struct dev_info *d, const struct sgi_opts *o,
 	size_t nw = sgb_widths(d, base->backend, w), n = 0;
 	char err[512];
 
+	if (o->guide)
+		return plan_guide(d, base, cf);
 	if (o->sg_given) {
 		nw = 0;
 		for (size_t i = 0; i < o->sg.n && nw < SGB_MAX_WIDTHS; i++)
 			w[nw++] = (unsigned)o->sg.v[i];
 	}
 	for (size_t i = 0; i < nw; i++) {
-		cf[n] = (struct sgi_params){ 32, 32, *base, NULL, 0 };
+		cf[n] = (struct sgi_params){ .global = 32, .local = 32, .c = *base };
 		if (!sgb_set_width(d, &cf[n].c, true, w[i], 0, err, sizeof(err)))
 			cli_usage_error("%s", err);
 		n++;
 	}
 	if (sgb_native(base->backend) && !o->sg_given) {   /* the driver's own choice */
-		cf[n] = (struct sgi_params){ 32, 32, *base, NULL, 0 };
+		cf[n] = (struct sgi_params){ .global = 32, .local = 32, .c = *base };
 		sgb_set_width(d, &cf[n++].c, true, 0, 0, err, sizeof(err));
 	}
 	return n + plan_partial(d, base, cf + n);
@@ -176,7 +212,7 @@ static void sgi_builds(struct bench_builds *b)
 		bb->skip_options = true;
 		return;
 	}
-	cf[0] = (struct sgi_params){ 32, 32, base, NULL, 0 };
+	cf[0] = (struct sgi_params){ .global = 32, .local = 32, .c = base };
 	if (b->sg) {
 		bool ok = sgb_set_width(b->dev, &cf[0].c, true, b->sg, 0, err, sizeof(err));
 		if (!ok) {   /* the run exits 2; the width asked, for a compiler to judge */

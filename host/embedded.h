@@ -1,4 +1,4 @@
-/* Files built into the binary by scripts/embed.py: one table per set (kernel sources, suites). */
+/* Files built into the binary by scripts/embed.py: one table per set (kernel sources, suites, figures). */
 #ifndef BENCH_EMBEDDED_H
 #define BENCH_EMBEDDED_H
 

@@ -4,7 +4,7 @@
 usage: embed.py [--prefix P] OUTPUT.c FILE...
 Each file becomes a byte array (no length limit, no NUL needed: the length is stored), in a
 table `const struct embedded_file P_files[]` (host/embedded.h) of {name, data, len} with `P_files_count` entries
-(P: kernel by default; suite for results/suites).
+(P: kernel by default; suite for results/suites; figures for the guide's figures).
 """
 import os
 import sys

@@ -17,6 +17,7 @@
  *   watch.c                    signals and --timeout: the watchdog thread
  *   job.c                      the shared options and parsing a command's arguments
  *   point.c, builds.c          a point's record; the builds a row describes
+ *   figures.c                  the guide's published figures, built in
  */
 #ifndef BENCH_HARNESS_INTERNAL_H
 #define BENCH_HARNESS_INTERNAL_H

@@ -331,6 +331,20 @@ void bench_run_skip(struct bench_run *r, const char *fmt, ...) __attribute__((fo
 /* The reason a run was skipped, or NULL where it measures. */
 const char *bench_run_skipped(const struct bench_run *r);
 
+/* ---- the guide's published figures (harness/figures.c) ---- */
+
+/* The default figures file, built in: results/suites/guide-figures.json. */
+#define BENCH_FIGURES_FILE "guide-figures.json"
+/*
+ * A figures file: a built-in name, or a path (with a '/'); a new reference, or NULL with err
+ * (no such file, not JSON, no array `tables`).
+ */
+json_t *bench_figures_load(const char *file, char *err, size_t len);
+/* Its table `id` (tables[].id), a new reference; NULL with err where there is none. */
+json_t *bench_figures_table(const char *file, const char *id, char *err, size_t len);
+/* The member a JSON pointer ("/params/groups", "/points/0") names in v, borrowed; NULL: none. */
+json_t *bench_json_at(json_t *v, const char *pointer);
+
 /* ---- a point's record (harness/point.c) ---- */
 
 /* Marks the point failed or skipped (or adds a note to an ok one) with a printf reason. */

@@ -247,49 +247,53 @@ static void print_plateaus(const struct bench_run *r)
 
 /* ---- the guide's table (Intel Data Center GPU Max) beside what was measured ---- */
 
-static const struct guide_row {
+/* The guide's latency table (results/suites/guide-figures.json): access type, cycles, our level. */
+#define GUIDE_LATENCY_TABLE "latency-max"
+
+struct guide_row {
 	const char *level, *ours;
 	double lo, hi;   /* cycles */
-} guide_rows[] = {
-	{ "Shared local memory", "local", 30, 30 },
-	{ "Xe-core data cache hit", "first-level cache", 50, 50 },
-	{ "GPU cache hit", "last-level cache", 150, 200 },
-	{ "GPU cache miss", "device memory", 300, 500 },
 };
-#define GUIDE_ROWS (sizeof(guide_rows) / sizeof(guide_rows[0]))
 
-/* The measured ns of guide row k: the local point, or the plateau of its label; -1: none. */
-static double guide_measured(const struct bench_run *r, size_t k)
+static struct guide_row guide_row_of(json_t *row)
+{
+	return (struct guide_row){ json_string_value(json_object_get(row, "key")),
+				   json_string_value(json_object_get(row, "ours_level")),
+				   json_number_value(json_object_get(row, "cycles_min")),
+				   json_number_value(json_object_get(row, "cycles_max")) };
+}
+
+/* The measured ns of our level `ours`: the local point, or the plateau of its label; -1: none. */
+static double guide_measured(const struct bench_run *r, const char *ours)
 {
 	const struct lat_state *p = r->state;
 	const struct bench_point *last = r->n_points ? &r->points[r->n_points - 1] : NULL;
 
-	if (k == 0)
+	if (strcmp(ours, "local") == 0)
 		return last && LP(last)->variant == LAT_LOCAL && lat_ok(last) ? p->ns[last->index] : -1;
 	for (size_t i = 0; i < p->npl; i++)
-		if (strcmp(p->pl[i].label, guide_rows[k].ours) == 0)
+		if (strcmp(p->pl[i].label, ours) == 0)
 			return p->pl[i].median;
 	return -1;
 }
 
-static json_t *guide_json(const struct bench_run *r, size_t k, double ns)
+static json_t *guide_json(const struct bench_run *r, const struct guide_row *g, double ns)
 {
 	json_t *e = json_object();
 	bool mhz = r->dev->clock_mhz != 0;
 
-	json_object_set_new(e, "guide_level", json_string(guide_rows[k].level));
-	json_object_set_new(e, "guide_cycles_min", json_real(guide_rows[k].lo));
-	json_object_set_new(e, "guide_cycles_max", json_real(guide_rows[k].hi));
-	json_object_set_new(e, "measured_level", json_string(guide_rows[k].ours));
+	json_object_set_new(e, "guide_level", json_string(g->level));
+	json_object_set_new(e, "guide_cycles_min", json_real(g->lo));
+	json_object_set_new(e, "guide_cycles_max", json_real(g->hi));
+	json_object_set_new(e, "measured_level", json_string(g->ours));
 	json_object_set_new(e, "measured_ns", ns >= 0 ? json_real(ns) : json_null());
 	json_object_set_new(e, "measured_cycles",
 			    ns >= 0 && mhz ? json_real(lat_cycles(r, ns)) : json_null());
 	return e;
 }
 
-static void guide_print(const struct bench_run *r, size_t k, double ns)
+static void guide_print(const struct bench_run *r, const struct guide_row *g, double ns)
 {
-	const struct guide_row *g = &guide_rows[k];
 	char cyc[32], meas[64];
 
 	snprintf(cyc, sizeof(cyc), g->lo == g->hi ? "~%.0f" : "~%.0f-%.0f", g->lo, g->hi);
@@ -304,21 +308,28 @@ static void guide_print(const struct bench_run *r, size_t k, double ns)
 
 static json_t *guide_table(const struct bench_run *r, bool print)
 {
-	json_t *j = json_object(), *lv = json_array();
+	char err[512];
+	json_t *t = bench_figures_table(BENCH_FIGURES_FILE, GUIDE_LATENCY_TABLE, err, sizeof(err));
+	json_t *j = json_object(), *lv = json_array(), *row;
+	size_t k;
 
+	if (!t)
+		cli_die(EXIT_FAIL, "bench bug: %s", err);
 	if (print)
-		printf("\nLatencies of Intel's GPU optimization guide (Data Center GPU Max) beside this "
-		       "device's:\n  %-24s %-12s %-20s %s\n", "guide level", "guide cycles",
-		       "measured level", "measured");
-	for (size_t k = 0; k < GUIDE_ROWS; k++) {
-		double ns = guide_measured(r, k);
-		json_array_append_new(lv, guide_json(r, k, ns));
+		printf("\nLatencies of Intel's GPU optimization guide (%s) beside this device's:\n  %-24s "
+		       "%-12s %-20s %s\n", json_string_value(json_object_get(t, "device")), "guide level",
+		       "guide cycles", "measured level", "measured");
+	json_array_foreach(json_object_get(t, "rows"), k, row) {
+		struct guide_row g = guide_row_of(row);
+		double ns = guide_measured(r, g.ours);
+		json_array_append_new(lv, guide_json(r, &g, ns));
 		if (print)
-			guide_print(r, k, ns);
+			guide_print(r, &g, ns);
 	}
-	json_object_set_new(j, "source", json_string("Intel oneAPI GPU Optimization Guide, Data "
-		"Center GPU Max memory system, latency by access type (cycles)"));
+	json_object_set_new(j, "source", json_pack("s++", "Intel oneAPI GPU Optimization Guide, ",
+		json_string_value(json_object_get(t, "section")), " (cycles)"));
 	json_object_set_new(j, "levels", lv);
+	json_decref(t);
 	return j;
 }
 

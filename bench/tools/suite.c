@@ -96,6 +96,8 @@ static json_t *run_json(const struct suite_run *sr, size_t i, size_t first)
 	json_object_set_new(r, "args", e->args ? json_copy(e->args) : json_array());
 	json_object_set_new(r, "about", bench_json_str0(e->about));
 	json_object_set_new(r, "exit_code", json_integer(sr->rc[i]));
+	if (e->figures)   /* the guide's figures it is set beside (bench report draws both) */
+		json_object_set(r, "figures", e->figures);
 	harness_run_members(r, doc, first, shared_keys);
 	return r;
 }
@@ -315,6 +317,8 @@ static void summary(const struct suite_run *sr)
 		if (json_is_string(json_object_get(sr->docs[i], "skipped")))
 			printf("  entry %zu (%s): skipped: %s\n", i + 1, sr->su.e[i].bench,
 			       json_string_value(json_object_get(sr->docs[i], "skipped")));
+	if (!sr->o->shared.co.quiet)
+		suite_figures_print(&sr->su, sr->docs, sr->done, sr->sess.dev->name, stdout);
 	if (sr->dir_suite_path)
 		printf("the suite's document: %s (a baseline under this name in results/baselines/)\n",
 		       sr->dir_suite_path);

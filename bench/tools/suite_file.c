@@ -1,8 +1,9 @@
 /*
  * bench suite: reading a suite. A suite is a JSON document (results/suites/README.md):
  *   {"name": "quick", "description": "...", "noise": BAND, "args": ["--min-time", "0.1"],
+ *    "figures": "guide-figures.json",
  *    "entries": [{"bench": "vecadd", "args": ["--groups", "1..8"], "noise": BAND,
- *                 "about": "..."}, ...]}
+ *                 "about": "...", "figures": "vectoradd2-tgl"}, ...]}
  * The suite's args come before every entry's own (which win where both set an option).
  * BAND is a percent, or {"gpu": PCT, "cpu": PCT, "default": PCT}. Every member is checked
  * and every entry's arguments parsed by its row before anything runs, so a bad suite is
@@ -202,6 +203,24 @@ static void add_args(const struct suite *s, const char *at, json_t *args, char *
 	}
 }
 
+/* entries[].figures: a table of the suite's figures file whose bench is the entry's benchmark. */
+static void entry_figures(struct suite *s, size_t i, const char *at, const struct bench_row *row)
+{
+	struct suite_entry *e = &s->e[i];
+	const char *file = s->figures ? s->figures : BENCH_FIGURES_FILE, *bench;
+	const char *runs = row->benchmark ? row->benchmark : row->cmd.name;   /* its documents' */
+	char err[512];
+
+	if (!e->figures_id)
+		return;
+	if (!(e->figures = bench_figures_table(file, e->figures_id, err, sizeof(err))))
+		bad(s, "%s.figures: %s", at, err);
+	bench = json_string_value(json_object_get(e->figures, "bench"));
+	if (!bench || strcmp(bench, runs) != 0)
+		bad(s, "%s.figures: table '%s' is bench %s's, the entry runs %s", at, e->figures_id,
+		    bench ? bench : "(none)", runs);
+}
+
 static void entry_parse(struct suite *s, size_t i, const char *at)
 {
 	struct suite_entry *e = &s->e[i];
@@ -213,6 +232,7 @@ static void entry_parse(struct suite *s, size_t i, const char *at)
 	add_args(s, at, e->args, e->argv, &e->argc);
 	e->argv[e->argc] = NULL;
 	const struct bench_row *row = entry_row(s, at, e);
+	entry_figures(s, i, at, row);
 	suite_where(s, i);
 	cli_cmd = e->bench;
 	bench_job_parse(&e->job, &row->cmd, row, e->argc, e->argv);
@@ -251,7 +271,7 @@ static void same_bands(const struct suite *s)
 
 static void check_entries(struct suite *s)
 {
-	static const char *const keys[] = { "bench", "args", "noise", "about", NULL };
+	static const char *const keys[] = { "bench", "args", "noise", "about", "figures", NULL };
 	json_t *entries = json_object_get(s->root, "entries");
 	char at[64];
 
@@ -269,6 +289,7 @@ static void check_entries(struct suite *s)
 		only(s, at, o, keys);
 		e->bench = opt_string(s, at, o, "bench", true);
 		e->about = opt_string(s, at, o, "about", false);
+		e->figures_id = opt_string(s, at, o, "figures", false);
 		e->args = json_object_get(o, "args");
 		if (e->args && !json_is_array(e->args))
 			bad(s, "%s.args: is not an array of strings", at);
@@ -283,7 +304,8 @@ static void check_entries(struct suite *s)
 
 void suite_load(struct suite *s, const char *spec)
 {
-	static const char *const keys[] = { "name", "description", "noise", "args", "entries", NULL };
+	static const char *const keys[] = { "name", "description", "noise", "args", "figures", "entries",
+					    NULL };
 	size_t len = strlen(spec);
 	bool file = strchr(spec, '/') || (len > 5 && strcmp(spec + len - 5, ".json") == 0);
 
@@ -294,6 +316,7 @@ void suite_load(struct suite *s, const char *spec)
 	only(s, "(top level)", s->root, keys);
 	s->name = opt_string(s, "(top level)", s->root, "name", true);
 	s->description = opt_string(s, "(top level)", s->root, "description", false);
+	s->figures = opt_string(s, "(top level)", s->root, "figures", false);
 	s->noise = band(s, "(top level)", s->root);
 	s->args = json_object_get(s->root, "args");
 	if (s->args && !json_is_array(s->args))
@@ -308,6 +331,7 @@ void suite_free(struct suite *s)
 	for (size_t i = 0; i < s->n; i++) {
 		bench_job_free(&s->e[i].job);
 		free(s->e[i].argv);
+		json_decref(s->e[i].figures);
 	}
 	free(s->e);
 	json_decref(s->root);
@@ -354,6 +378,10 @@ void suite_print_entries(const struct suite *s, FILE *f)
 		fputc('\n', f);
 		if (e->about)
 			fprintf(f, "     %s\n", e->about);
+		if (e->figures)
+			fprintf(f, "     beside the guide's figures: %s (%s)\n",
+				json_string_value(json_object_get(e->figures, "title")),
+				json_string_value(json_object_get(e->figures, "section")));
 		if (has_g || has_c)
 			fprintf(f, "     noise band for bench compare: gpu %s, cpu %s\n",
 				band_str(has_g, g, gs, sizeof(gs)), band_str(has_c, c, cs, sizeof(cs)));

@@ -14,6 +14,8 @@ struct suite_entry {
 	const char *about;        /* what it reproduces (NULL: not said) */
 	json_t *args;             /* array of strings (borrowed from the suite's document) */
 	json_t *noise;            /* its noise band: a number, or {gpu, cpu, default} (NULL: none) */
+	const char *figures_id;   /* the guide's figures it is set beside (NULL: none) */
+	json_t *figures;          /* that table of the suite's figures file (owned) */
 	struct bench_job job;     /* parsed: the row, its options, its shared options */
 	char **argv;              /* [bench, args..., NULL] (strings borrowed) */
 	int argc;
@@ -26,6 +28,7 @@ struct suite {
 	json_t *root;             /* the suite document */
 	json_t *noise;            /* the default band of its entries (NULL: none) */
 	json_t *args;             /* options before every entry's own (NULL: none) */
+	const char *figures;      /* the figures file its entries name (NULL: the built-in one) */
 	struct suite_entry *e;
 	size_t n;
 	char where[160];          /* " (suite NAME, entry I of N)" for messages */
@@ -44,6 +47,12 @@ void suite_free(struct suite *s);
 void suite_list_builtin(FILE *f);
 /* Prints a suite's entries as the commands they run. */
 void suite_print_entries(const struct suite *s, FILE *f);
+/*
+ * After the summary: for each of the first `done` entries that names a table of the guide's
+ * figures, the table beside what the entry's document docs[i] holds (suite_figures.c).
+ */
+void suite_figures_print(const struct suite *su, json_t *const *docs, size_t done, const char *device,
+			 FILE *f);
 /* Sets cli_where for entry i (" (suite quick, entry 3 of 9)"), or clears it (i = n). */
 void suite_where(struct suite *s, size_t i);
 /*

@@ -4,9 +4,11 @@
 usage: report.py DOC... -o FILE [--png DIR]
 
 Every document (results/README.md, schema_version 1) gets a section (a document of several
-devices, one per device and run): the device and run facts,
+devices, one per device and run; a suite's document, one per entry): the device and run facts,
 the benchmark's charts, and its failed or skipped points. Two documents of one benchmark (or a
-`bench compare --json` result) also get a before/after section. Charts are inline SVG drawn by
+`bench compare --json` result) also get a before/after section, and so does a suite's entry that
+names the guide's published figures (runs[].figures, results/suites/README.md): the guide's
+figure against this run's, as a table and a chart. Charts are inline SVG drawn by
 matplotlib; --png DIR writes each as a PNG too.
 
 Exit codes: 0 the page was written; 2 bad input or usage (a missing, truncated or non-JSON

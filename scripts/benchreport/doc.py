@@ -134,6 +134,8 @@ class Doc:
         self.benchmark = data["benchmark"]
         self.points = data.get("points", [])
         self.verdicts = data.get("verdicts")
+        self.figures = None   # a suite entry's: the guide's table it is set beside
+        self.about = None     # a suite entry's `about`
 
     @property
     def ok_points(self):
@@ -246,9 +248,71 @@ def _split(c, data, spec):
     return out
 
 
+# A suite's document (results/README.md, 'A suite's document'): members stated once for every
+# entry, and a run's members that are the suite's, not the entry's document's.
+SUITE_SHARED = ("schema_version", "tool", "timestamp", "end_timestamp", "command", "host",
+                "environment", "device_hierarchy", "device", "model_device", "time_origin")
+SUITE_RUN_OWN = ("entry", "bench", "args", "about", "exit_code", "first_point", "points", "figures")
+# The members of a table of the guide's figures the report reads (results/suites/README.md).
+FIGURES = [("title", "str"), ("section", "str"), ("device", "str"), ("kind", "str"),
+           ("key.head", "str"), ("key.path", "str"), ("guide", "list"), ("ours", "list"),
+           ("rows", "list"), ("from", "str?"), ("where", "obj?"), ("plot", "obj?"),
+           ("plot.y", "str?"), ("plot.guide", "str?"), ("plot.ours.path", "str?"),
+           ("plot.ours.label", "str?")]
+
+
+def _check_figures(c, t, where):
+    c.fields(t, FIGURES, where)
+    for i, col in enumerate(t["guide"]):
+        c.fields(col, [("name", "str"), ("head", "str")], f"{where}.guide[{i}]")
+    for i, col in enumerate(t["ours"]):
+        c.fields(col, [("head", "str"), ("path", "str"), ("scale", "num?")], f"{where}.ours[{i}]")
+    for i, row in enumerate(t["rows"]):
+        if not isinstance(row, dict) or "key" not in row:
+            raise BadInput(c.path, f"{where}.rows[{i}].key", "missing")
+
+
+def _suite_runs(c, data):
+    """A suite's document as one document per entry: the suite's shared members, the run's own,
+    its points; an entry that names the guide's figures carries that table."""
+    points = c.field(data, "points", "list")
+    out = []
+    for i, r in enumerate(c.field(data, "runs", "list")):
+        where = f"runs[{i}]"
+        bench = c.field(r, "benchmark", "str", where)
+        entry = c.field(r, "entry", "int", where)
+        first = c.field(r, "first_point", "int?", where) or 0
+        n = c.field(r, "points", "int?", where) or 0
+        if first < 0 or n < 0 or first + n > len(points):
+            raise BadInput(c.path, f"{where}.first_point",
+                           f"points {first}..{first + n - 1} lie outside points[0..{len(points) - 1}]")
+        sub = {k: data[k] for k in SUITE_SHARED if k in data}
+        sub.update({k: v for k, v in r.items() if k not in SUITE_RUN_OWN})
+        sub["points"] = points[first:first + n]
+        spec = SPECS.get(bench, {})
+        _check_points(c, sub, spec)
+        _check_top(c, sub, spec)
+        doc = Doc(c.path, sub, f"entry {entry}")
+        if r.get("figures") is not None:
+            c.field(r, "figures", "obj", where)
+            _check_figures(c, r["figures"], f"{where}.figures")
+            doc.figures = r["figures"]
+        doc.about = r.get("about")
+        out.append(doc)
+    return out
+
+
 def load_all(path):
     """Reads and checks one document: a list of one Doc, or one per device's run where the
-    document holds several devices; raises BadInput."""
+    document holds several devices, or one per entry of a suite's document; raises BadInput."""
+    data = _read(path)
+    if isinstance(data, dict) and "suite" in data and "runs" in data and "benchmark" not in data:
+        c = Checker(path)
+        version = c.field(data, "schema_version", "int")
+        if version != SCHEMA_VERSION:
+            raise BadInput(path, "schema_version",
+                           f"{version} is not supported (this report reads {SCHEMA_VERSION})")
+        return _suite_runs(c, data)
     doc = load(path)
     if "device_runs" not in doc.data:
         return [doc]

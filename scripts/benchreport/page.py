@@ -7,7 +7,7 @@ import os
 from collections import OrderedDict
 from html import escape
 
-from . import atomics, ceilings, latency, residency, sweeps, tables, verdicts
+from . import atomics, ceilings, figures, latency, residency, sweeps, tables, verdicts
 from .style import Chart, Html, to_png, to_svg
 
 RENDER = {
@@ -83,6 +83,17 @@ def _counts(doc):
     return ", ".join(f"{n} {s}" for s, n in c.items() if n) or "no points"
 
 
+def _entry(doc):
+    """A suite entry's `about`, and why a run measured nothing (skipped as a whole, exit 77)."""
+    parts = []
+    if doc.about:
+        parts.append(f'<p class="about">{escape(doc.about)}</p>')
+    if isinstance(doc.data.get("skipped"), str):
+        parts.append(f'<p class="rule skipped-run">Skipped as a whole on this device (exit 77): '
+                     f'{escape(doc.data["skipped"])}</p>')
+    return Html("entry", "".join(parts)) if parts else None
+
+
 def _doc_section(page, i, doc):
     stem = doc.benchmark
     if doc.verdicts is not None:
@@ -90,7 +101,7 @@ def _doc_section(page, i, doc):
             f"{doc.benchmark}: {doc.name}", verdicts.from_compare(doc), verdicts.RULE_COMPARE)
     else:
         render = RENDER.get(doc.benchmark, lambda d: [tables.generic(d)])
-        items = [tables.facts(doc)] + list(render(doc)) + [tables.notes(doc)]
+        items = [tables.facts(doc), _entry(doc)] + list(render(doc)) + [tables.notes(doc)]
     body = "".join(page.item(it, stem) for it in items if it is not None)
     counts = _counts(doc)
     return (f'<section id="doc-{i}" class="doc" data-benchmark="{escape(doc.benchmark)}" '
@@ -134,6 +145,20 @@ def _compare_section(page, k, old, new):
             f'<span class="file">{escape(summary)}</span></h2>{body}</section>')
 
 
+def _figures_section(page, k, i, doc):
+    """Before and after: the guide's published figures against this run (a suite's entry)."""
+    t = doc.figures
+    title = f"{t['title']}: the guide against {doc.name}"
+    body = "".join(page.item(it, doc.benchmark) for it in figures.items(doc))
+    return (f'<section id="guide-{k}" class="guide-figures" data-benchmark="{escape(doc.benchmark)}" '
+            f'data-doc="{i}" data-table="{escape(str(t.get("id", "")))}"><h2>Before and after: '
+            f'{escape(title)} <span class="file">the guide measured {escape(t["device"])}; this '
+            f'run {escape(doc.device_name())}, another device</span></h2>'
+            f'<p class="rule">The guide\'s section: {escape(t["section"])}. The guide\'s figures '
+            f'are its own device\'s, as published; this run\'s are this device\'s. They are set '
+            f'side by side, not expected to agree.</p>{body}</section>')
+
+
 def build(docs, png_dir=None):
     """The page's text; writes a PNG of each chart into png_dir when given."""
     page = Page(png_dir)
@@ -142,6 +167,11 @@ def build(docs, png_dir=None):
         sections.append(_doc_section(page, i, d))
         toc.append(f'<li><a href="#doc-{i}">{escape(d.benchmark)}</a> '
                    f'<span class="dim">{escape(d.name)}, {escape(d.device_name())}</span></li>')
+    for k, (i, d) in enumerate(((i, d) for i, d in enumerate(docs, 1) if d.figures), 1):
+        sections.append(_figures_section(page, k, i, d))
+        toc.append(f'<li><a href="#guide-{k}">the guide against this run: '
+                   f'{escape(d.figures["title"])}</a> <span class="dim">{escape(d.name)}, '
+                   f'{escape(d.device_name())}</span></li>')
     for k, (old, new) in enumerate(_pairs(docs), 1):
         sections.append(_compare_section(page, k, old, new))
         toc.append(f'<li><a href="#compare-{k}">before and after: {escape(new[1].benchmark)}'

@@ -110,6 +110,26 @@ def edit(d, dotted, value=None, delete=False):
     return d
 
 
+def suite(figures=None):
+    """A suite's document of one vecadd entry (results/README.md), naming the guide's figures."""
+    v = vecadd(("ok",))
+    d = {k: v[k] for k in ("schema_version", "tool", "timestamp", "command", "host", "device")}
+    run = {"entry": 1, "bench": "vecadd", "benchmark": "vecadd", "args": [], "about": None,
+           "exit_code": 0, "first_point": 0, "points": 1}
+    if figures is not None:
+        run["figures"] = figures
+    d.update(suite="s", runs=[run], points=[dict(v["points"][0], benchmark="vecadd", run=1)])
+    return d
+
+
+FIGURES = {"id": "t", "title": "T", "section": "S", "device": "TGL: x", "kind": "k", "bench": "vecadd",
+           "key": {"head": "G", "path": "/params/groups"}, "guide": [{"name": "occ", "head": "o"}],
+           "ours": [{"head": "m", "path": "/model/gpu_occupancy", "scale": 100}],
+           "plot": {"y": "%", "guide": "occ", "ours": {"path": "/model/gpu_occupancy", "scale": 100,
+                                                      "label": "model"}},
+           "rows": [{"key": 1, "occ": 2.4}]}
+
+
 # name: (file content: a document, a string or None for no file; stderr must contain)
 CASES = {
     "missing-file": (None, "cannot read: No such file or directory"),
@@ -137,6 +157,11 @@ CASES = {
                               "points[3].measured: missing"),
     "compare-no-params": (doc("compare", [], verdicts=[{"verdict": "slower"}]),
                           "verdicts[0].params: missing"),
+    "suite-points-outside": (edit(suite(), "runs.0.points", 2), "runs[0].first_point: points 0..1 lie outside"),
+    "suite-figures-no-key": (edit(suite(copy.deepcopy(FIGURES)), "runs.0.figures.key.path", delete=True),
+                             "runs[0].figures.key.path: missing"),
+    "suite-figures-row-no-key": (edit(suite(copy.deepcopy(FIGURES)), "runs.0.figures.rows.0.key", delete=True),
+                                 "runs[0].figures.rows[0].key: missing"),
 }
 MINIMAL = {"minimal-mixed": None, "minimal-all-failed": "failed", "minimal-all-skipped": "skipped"}
 

@@ -564,7 +564,10 @@ def case_skips():
     """An entry that does not run on the device (77) is skipped, the suite goes on and says why;
     a row across devices (locality) runs on the session's device's parts; all skipped: 77."""
     flat = {"bench": "locality", "args": ["--hierarchy", "flat", "--size", "1Mi", "--loads", "1024"]}
-    parts = {"bench": "locality", "args": ["--size", "1Mi", "--loads", "1024", "--sub-devices", "counts:1,1"]}
+    # stream and chase: the copy test on PoCL's sub-devices sometimes ends the next entry in a
+    # segmentation fault inside PoCL (a worker thread's POclReleaseEvent after the context went)
+    parts = {"bench": "locality", "args": ["--size", "1Mi", "--loads", "1024", "--sub-devices", "counts:1,1",
+                                           "--tests", "stream,chase"]}
     small = {"bench": "vecadd", "args": ["--groups", "1,2", "--slice", "4Ki"]}
     with bt.tmpdir() as d:
         suite = write_suite(d, "skips.json", {"name": "skips", "args": ["--reps", "3"],

@@ -7,6 +7,7 @@
 #include "check.h"
 #include "sgb.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const at_kernel_names[AT_NKERNELS] = {
@@ -81,6 +82,26 @@ static bool build_prog(struct bench_run *r, const struct at_state *p, struct at_
 		if (!(g->k[k] = prog_kernel(g->prog, at_kernel_names[k], err, len)))
 			cli_die(EXIT_FAIL, "%s", err);
 	return true;
+}
+
+/*
+ * The chain's kernel-clock variant of a built program: its options and the clock's scope
+ * (kernels/kernel_clock.h). A refusal gives the clock up for the run, never the chain.
+ */
+static void build_clock(struct bench_run *r, struct at_state *p, struct at_prog *g)
+{
+	char opts[sizeof(g->options) + 64], err[2048] = "", *log = NULL;
+
+	if (p->kc.scope == KCLOCK_NONE)
+		return;
+	snprintf(opts, sizeof(opts), "%s %s", g->options, p->kc.options);
+	g->kc_prog = prog_build(&r->pc, "atomics.cl", opts, &log, err, sizeof(err));
+	free(log);
+	if (g->kc_prog &&
+	    (g->k_chain_clock = prog_kernel(g->kc_prog, "atomics_chain_clock", err, sizeof(err))))
+		return;
+	kclock_drop(&p->kc, "the kernel-clock variant of atomics.cl (%s) did not build: %.300s",
+		    opts, err);
 }
 
 /* The 1.x fallback of an order's program, with the note its points carry. */
@@ -176,6 +197,7 @@ void at_build(struct bench_run *r, enum at_api api, const bool *orders, struct a
 		build_order(r, api, p, (enum at_order)ord);
 		if (!g->built)
 			continue;
+		build_clock(r, p, &p->prog[ord]);
 		/* above CL_KERNEL_WORK_GROUP_SIZE the first launch decides (bench_launch_once) */
 		prog_kernel_res(&r->pc, g->k[AT_K_GLOBAL], p->wg, g->build_log, &res);
 		json_t *kj = prog_kernel_res_json("atomics.cl", "atomics_global", g->options, &res);
@@ -228,6 +250,29 @@ bool at_args(const struct at_state *p, struct at_run *t, unsigned ops, char *err
 	t->l = (struct time_launch){ t->g->k[AT_K_GLOBAL], (size_t)p->items, p->wg };
 	return PROG_SET_ARGS(t->l.kernel, err, len, PROG_ARG(p->ctr), PROG_ARG(p->where), PROG_ARG(o),
 			     PROG_ARG(pat), PROG_ARG(lw), PROG_ARG(p->info));
+}
+
+bool at_clock_chain(struct bench_run *r, struct at_state *p, struct at_run *t, unsigned ops,
+		    double *cycles, char *err, size_t len)
+{
+	struct time_launch l = { t->g->k_chain_clock, 1, 1 };
+	cl_uint o = ops, lw = p->line_words, slots = AT_CHAIN_SLOTS;
+	double v[AT_KCLOCK_LAUNCHES];
+	cl_ulong ticks;
+
+	if (!PROG_SET_ARGS(l.kernel, err, len, PROG_ARG(p->ctr), PROG_ARG(p->out), PROG_ARG(o),
+			   PROG_ARG(lw), PROG_ARG(slots), PROG_ARG(p->ticks)))
+		return false;
+	for (unsigned k = 0; k < AT_KCLOCK_LAUNCHES; k++) {
+		if (!bench_enqueue_once(r, time_enqueue_launch, &l, err, len) ||
+		    !CL_CHECK(clEnqueueReadBuffer(r->pc.q, p->ticks, CL_TRUE, 0, sizeof(ticks), &ticks,
+						  0, NULL, NULL), err, len))
+			return false;
+		t->launches++;
+		v[k] = (double)ticks / (ops ? ops : 1);
+	}
+	*cycles = kclock_median(v, AT_KCLOCK_LAUNCHES);
+	return true;
 }
 
 bool at_poison(struct bench_run *r, const struct at_state *p, enum at_pattern pat, char *err,

@@ -74,6 +74,10 @@ static const struct cli_opt latency_cli[] = {
 	  .help = "chain seed; size i uses N + i" },
 	{ "tol", "PCT", CLI_UINT, LO(tol_pct), 1, 50, .def = "10",
 	  .help = "plateau tolerance in percent" },
+	{ "l1", "SIZE", CLI_SIZE, LO(l1), 0, 1ull << 30,
+	  .def_note = "the device's: published, or the host's for a CPU",
+	  .help = "first-level cache of a compute unit for the plateau labels (0:\n"
+		  "unknown)" },
 	{ "guide-table", NULL, CLI_FLAG, LO(guide_table),
 	  .help = "show the latency table of Intel's guide (Data Center GPU Max)\n"
 		  "beside the plateaus (shown on Intel GPUs without it)" },
@@ -90,9 +94,12 @@ static const char latency_synopsis[] =
 	"within --tol of the plateau's median (and the plateau's max/min within 1 + 2 tol);\n"
 	"one stray point is skipped when the next one fits again; runs of 3 or more sizes are\n"
 	"plateaus, shorter ones transitions; neighbouring plateaus within --tol of each other\n"
-	"are joined. Labels: the first is the first-level cache; those starting above the\n"
-	"last-level cache size are device memory; the last one before is the last-level\n"
-	"cache; others intermediate.\n";
+	"are joined. Labels from the cache sizes (--l1; the last-level cache: --llc or the\n"
+	"device's) and the working sets a plateau spans, never from its place: all within\n"
+	"the first-level cache: first-level cache; all above it and within the last-level\n"
+	"cache: the last such is the last-level cache, others intermediate; all above the\n"
+	"last-level cache: device memory; else (a size unknown, or a plateau across one)\n"
+	"plateau N.\n";
 
 static void latency_check(void *opts, const struct cli_set *given)
 {
@@ -100,6 +107,7 @@ static void latency_check(void *opts, const struct cli_set *given)
 	char err[512];
 
 	o->seed_given = cli_given(given, "seed");
+	o->l1_given = cli_given(given, "l1");
 	o->tol = o->tol_pct / 100.0;
 	o->single = o->chases != CHASES_PER_CU;
 	o->per_cu = o->chases != CHASES_SINGLE;
@@ -140,7 +148,13 @@ static void plan_sizes(const struct bench_run *r, const struct latency_opts *o, 
 				(unsigned long long)d->local_mem);
 	p->cus = d->compute_units ? d->compute_units : 1;
 	p->local_wg = d->max_wg < 256 ? (unsigned)d->max_wg : 256;
-	p->llc = bench_llc(r, &p->llc_source);
+	p->caches.llc = bench_llc(r, &p->caches.llc_source);
+	if (o->l1_given) {
+		p->caches.l1 = o->l1;
+		p->caches.l1_source = "--l1";
+	} else {
+		p->caches.l1 = chase_l1(d, &p->caches.l1_source);
+	}
 }
 
 static cl_kernel plan_kernel(cl_program prog, const char *name)

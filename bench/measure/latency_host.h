@@ -26,12 +26,13 @@ struct latency_opts {
 	uint64_t seed;
 	unsigned tol_pct;         /* --tol */
 	bool guide_table;         /* show the guide's table whatever the device */
+	uint64_t l1;              /* --l1: bytes for the labels (0: unknown), where l1_given */
 	/* resolved by check */
 	uint64_t *sizes;          /* requested working sets, ascending */
 	size_t n_sizes;
 	bool single, per_cu;      /* the chases to run */
 	double tol;               /* plateau tolerance, relative */
-	bool seed_given;
+	bool seed_given, l1_given;
 };
 
 /* One point: a chase of one variant over one chain. */
@@ -48,8 +49,7 @@ struct lat_state {
 	unsigned stride, stride_words;
 	uint64_t max_ws;          /* largest working set, bytes */
 	uint32_t cus;             /* chases of the per-CU variant */
-	uint64_t llc;
-	const char *llc_source;
+	struct chase_caches caches;   /* the sizes the plateau labels follow, with their sources */
 	unsigned local_wg;
 	cl_program prog;
 	cl_kernel k_chase, k_check, k_local, k_local_check;

@@ -195,7 +195,7 @@ void latency_relate(struct bench_run *r)
 	}
 	p->npl = chase_plateaus(p->curve_ws, p->curve_ns, p->curve_n, &rule, p->pl,
 				sizeof(p->pl) / sizeof(p->pl[0]));
-	chase_label(p->pl, p->npl, p->llc);
+	chase_label(p->pl, p->npl, &p->caches);
 }
 
 /* The median kernel-clock cycles per load over plateau q's points; -1 where none was read. */
@@ -247,8 +247,16 @@ static json_t *plateaus_json(const struct bench_run *r)
 		"neighbouring plateaus whose medians lie within tolerance are joined"));
 	json_object_set_new(j, "rule", rule);
 	json_object_set_new(j, "curve", json_string("single chase, ns per load"));
-	json_object_set_new(j, "llc_bytes", json_integer((json_int_t)p->llc));
-	json_object_set_new(j, "llc_source", json_string(p->llc_source));
+	json_object_set_new(j, "llc_bytes", json_integer((json_int_t)p->caches.llc));
+	json_object_set_new(j, "llc_source", json_string(p->caches.llc_source));
+	json_object_set_new(j, "l1_bytes", json_integer((json_int_t)p->caches.l1));
+	json_object_set_new(j, "l1_source", json_string(p->caches.l1_source));
+	json_object_set_new(j, "labels", json_string(
+		"from the cache sizes and the working sets a plateau spans: all within l1_bytes, "
+		"first-level cache; all above it and within llc_bytes, the last such last-level cache "
+		"and others intermediate cache; all above llc_bytes, device memory; else (a size "
+		"unknown (0), or a plateau across one) plateau N, N its place from 1; an l1_bytes at "
+		"or above llc_bytes is not used"));
 	for (size_t k = 0; k < p->npl; k++)
 		json_array_append_new(lv, level_json(r, &p->pl[k]));
 	json_object_set_new(j, "levels", lv);
@@ -278,8 +286,9 @@ static void print_plateaus(const struct bench_run *r)
 			       lat_fmt_bytes(p->curve_ws[q->last + 1], nx, 32));
 		printf("\n");
 	}
-	printf("  last-level cache for the labels: %llu bytes (%s)\n", (unsigned long long)p->llc,
-	       p->llc_source);
+	printf("  labels from the sizes: first-level cache %llu bytes (%s); last-level cache %llu "
+	       "bytes (%s)\n", (unsigned long long)p->caches.l1, p->caches.l1_source,
+	       (unsigned long long)p->caches.llc, p->caches.llc_source);
 }
 
 /* ---- the guide's table (Intel Data Center GPU Max) beside what was measured ---- */

@@ -178,11 +178,33 @@ static void at_describe(struct bench_builds *b, const struct at_state *p, bool c
 					   : "the run skips acq_rel: 1.x atomic_add takes no order");
 }
 
+/* The chain's kernel-clock variant of an order's program, where the device names a scope. */
+static void at_describe_clock(struct bench_builds *b, const struct at_state *p, bool c11,
+			      enum at_order ord)
+{
+	struct bench_build *bb;
+	char variant[48], opts[512];   /* as an order's (struct at_prog) */
+	struct kclock kc;
+
+	kclock_pick(b->dev, &kc);
+	if (kc.scope == KCLOCK_NONE || (c11 && !c11_ok(b->dev, p)))
+		return;
+	bb = bench_builds_add(b, "atomics.cl");
+	at_options(b->dev, p, c11, ord, opts, sizeof(opts));
+	snprintf(bb->options, sizeof(bb->options), "%s %s", opts, kc.options);
+	snprintf(variant, sizeof(variant), "chain-clock-%s-%s", at_order_names[ord], c11 ? "c11" : "1.x");
+	bench_build_kernel(bb, "atomics_chain_clock", variant, 1, "one work-item");
+	snprintf(bb->on_failure, sizeof(bb->on_failure), "the run goes on without the kernel clock");
+}
+
 void at_builds(struct bench_builds *b, const struct at_state *p)
 {
 	at_describe(b, p, true, AT_RELAXED);
 	at_describe(b, p, true, AT_ACQ_REL);
 	at_describe(b, p, false, AT_RELAXED);
+	at_describe_clock(b, p, true, AT_RELAXED);
+	at_describe_clock(b, p, true, AT_ACQ_REL);
+	at_describe_clock(b, p, false, AT_RELAXED);
 }
 
 void at_build(struct bench_run *r, enum at_api api, const bool *orders, struct at_state *p)

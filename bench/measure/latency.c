@@ -206,10 +206,14 @@ static void plan_build(struct bench_run *r, struct lat_state *p)
 	free(log);
 }
 
-/* What plan builds: one program, no options (at --sg auto only: the chase has no sub-groups). */
+/*
+ * What plan builds (at --sg auto only: the chase has no sub-groups): one program, no
+ * options, and the kernel-clock variants with theirs where the device offers a scope.
+ */
 static void lat_builds(struct bench_builds *b)
 {
 	struct bench_build *bb;
+	struct kclock kc;
 
 	if (b->sg)
 		return;
@@ -218,6 +222,14 @@ static void lat_builds(struct bench_builds *b)
 	bench_build_kernel(bb, "chase_check", "chase-check", 1, "one work-item a chase");
 	bench_build_kernel(bb, "chase_local", "local", 256, "256 or the device's maximum");
 	bench_build_kernel(bb, "chase_local_check", "local-check", 256, "256 or the device's maximum");
+	kclock_pick(b->dev, &kc);   /* the clock variants, on a device that names a scope */
+	if (kc.scope == KCLOCK_NONE)
+		return;
+	bb = bench_builds_add(b, "latency.cl");
+	snprintf(bb->options, sizeof(bb->options), "%s", kc.options);
+	bench_build_kernel(bb, "chase_clock", "chase-clock", 1, "one work-item a chase");
+	bench_build_kernel(bb, "chase_local_clock", "local-clock", 256, "256 or the device's maximum");
+	snprintf(bb->on_failure, sizeof(bb->on_failure), "the run goes on without the kernel clock");
 }
 
 static void plan_buffers(struct bench_run *r, const struct latency_opts *o, struct lat_state *p)

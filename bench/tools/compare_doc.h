@@ -91,6 +91,9 @@ struct cmp_doc {
  * the field for an unreadable, truncated or malformed document, a missing member,
  * a NaN, a time that is not positive.
  */
+/* A document's UTC ISO 8601 time ("2026-11-23T10:00:00Z") formatted by fmt, whose six
+ * conversions take year, month, day, hour, minute, second; false where ts is not one. */
+bool cmp_utc_format(const char *ts, const char *fmt, char *out, size_t len);
 void cmp_doc_load(struct cmp_doc *d, const char *path);
 /* The same for a document in memory (its reference taken; path names it in messages). */
 void cmp_doc_from_json(struct cmp_doc *d, json_t *root, const char *path);

@@ -7,6 +7,7 @@
  */
 #include "compare_doc.h"
 #include "suite_confirm.h"
+#include "suite_fleet.h"
 #include "suite_file.h"
 
 #include <errno.h>
@@ -394,11 +395,13 @@ static int suite_main(void *opts)
 	memset(sr, 0, sizeof(*sr));
 	sr->o = o;
 	suite_load(&sr->su, o->operands.v[0]);
-	if (o->list) {
-		suite_print_entries(&sr->su, stdout);
+	if (o->list || suite_fleet(&o->shared.co, o->out_dir, o->shared.co.json_path ||
+				   o->shared.co.csv_path || o->baseline, &rc)) {
+		if (o->list)
+			suite_print_entries(&sr->su, stdout);
 		suite_free(&sr->su);
 		free(sr);
-		return EXIT_OK;
+		return o->list ? EXIT_OK : rc;
 	}
 	for (size_t i = 0; i < sr->su.n; i++) {   /* the command line's shared options win */
 		suite_where(&sr->su, i);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define CHASE_MAX_SIZES 4096
 
@@ -238,7 +239,7 @@ size_t chase_plateaus(const uint64_t *sizes, const double *lat, size_t n,
 		}
 		if (m >= rule->min_points && np < max)
 			out[np++] = (struct chase_plateau){ i, j - 1, sizes[i], sizes[j - 1], med,
-							    (unsigned)m, outl, NULL };
+							    (unsigned)m, outl, "" };
 		i = j;
 	}
 	if (c && tmp)
@@ -248,33 +249,74 @@ size_t chase_plateaus(const uint64_t *sizes, const double *lat, size_t n,
 	return np;
 }
 
-void chase_label(struct chase_plateau *p, size_t n, uint64_t llc)
+/* Where plateau q lies against the sizes: 1 within l1, 2 between, 3 above llc, 0 unknown. */
+static int plateau_level(const struct chase_plateau *q, uint64_t l1, uint64_t llc)
 {
-	size_t last_cache = 0;
+	if (l1 && q->last_bytes <= l1)
+		return 1;
+	if (llc && q->first_bytes > llc)
+		return 3;
+	if (l1 && llc && q->first_bytes > l1 && q->last_bytes <= llc)
+		return 2;
+	return 0;
+}
 
-	for (size_t k = 0; k < n; k++)
-		p[k].label = "intermediate cache";
-	if (n == 0)
-		return;
-	if (llc == 0) {
-		if (n == 2)
-			p[1].label = "next level (cache size unknown)";
-		if (n >= 3) {
-			p[n - 1].label = "device memory";
-			p[n - 2].label = "last-level cache";
-		}
-		p[0].label = "first-level cache";
-		return;
-	}
+void chase_label(struct chase_plateau *p, size_t n, const struct chase_caches *c)
+{
+	uint64_t llc = c->llc, l1 = llc && c->l1 >= llc ? 0 : c->l1;
+	size_t last_between = n;
+
 	for (size_t k = 0; k < n; k++) {
-		if (p[k].first_bytes >= llc)
-			p[k].label = "device memory";
+		static const char *const names[] = { NULL, "first-level cache", "intermediate cache",
+						     "device memory" };
+		int lv = plateau_level(&p[k], l1, llc);
+		if (lv)
+			snprintf(p[k].label, sizeof(p[k].label), "%s", names[lv]);
 		else
-			last_cache = k;
+			snprintf(p[k].label, sizeof(p[k].label), "plateau %zu", k + 1);
+		if (lv == 2)
+			last_between = k;
 	}
-	if (last_cache > 0)
-		p[last_cache].label = "last-level cache";
-	p[0].label = "first-level cache";
+	if (last_between < n)
+		snprintf(p[last_between].label, sizeof(p[last_between].label), "last-level cache");
+}
+
+uint64_t chase_l1(const struct dev_info *d, const char **source)
+{
+	static const struct { uint32_t major, minor; uint64_t bytes; const char *src; } nv[] = {
+		{ 7, 0, 128ull << 10, "NVIDIA V100 L1 with shared memory, 128 KB per SM (NVIDIA Volta "
+				     "architecture whitepaper)" },
+		{ 8, 0, 192ull << 10, "NVIDIA A100 L1 with shared memory, 192 KB per SM (NVIDIA Ampere "
+				     "architecture whitepaper)" },
+		{ 8, 6, 128ull << 10, "NVIDIA GA10x L1 with shared memory, 128 KB per SM (NVIDIA "
+				     "Ampere GA102 whitepaper)" },
+		{ 8, 9, 128ull << 10, "NVIDIA AD10x L1 with shared memory, 128 KB per SM (NVIDIA Ada "
+				     "architecture whitepaper)" },
+		{ 9, 0, 256ull << 10, "NVIDIA GH100 (H100, H200) L1 with shared memory, 256 KB per SM "
+				     "(NVIDIA Hopper architecture in-depth blog)" },
+	};
+	long host_l1 = sysconf(_SC_LEVEL1_DCACHE_SIZE);
+
+	if (d->vendor_kind == DEV_VENDOR_NVIDIA)
+		for (size_t i = 0; i < sizeof(nv) / sizeof(nv[0]); i++)
+			if (d->nv_cc_major == nv[i].major && d->nv_cc_minor == nv[i].minor) {
+				*source = nv[i].src;
+				return nv[i].bytes;
+			}
+	if (d->vendor_kind == DEV_VENDOR_INTEL && (d->type & CL_DEVICE_TYPE_GPU) &&
+	    strstr(d->name, "Data Center GPU Max")) {
+		*source = "Intel Data Center GPU Max L1 with shared local memory, 512 KB per Xe-core "
+			  "(Intel oneAPI GPU Optimization Guide)";
+		return 512ull << 10;
+	}
+	if ((d->type & CL_DEVICE_TYPE_CPU) && host_l1 > 0) {
+		*source = "the host's L1 data cache, sysconf(_SC_LEVEL1_DCACHE_SIZE): a CPU device runs "
+			  "on the host";
+		return (uint64_t)host_l1;
+	}
+	*source = "unknown: OpenCL has no query for the first-level cache, and none is tabled for "
+		  "this device";
+	return 0;
 }
 
 uint64_t chase_llc(const struct dev_info *d, const char **source)

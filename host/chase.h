@@ -65,7 +65,7 @@ struct chase_plateau {
 	uint64_t first_bytes, last_bytes;
 	double median;           /* latency, the curve's unit */
 	unsigned points, outliers;
-	const char *label;       /* see chase_label */
+	char label[32];          /* see chase_label */
 };
 
 /*
@@ -75,18 +75,31 @@ struct chase_plateau {
 size_t chase_plateaus(const uint64_t *sizes, const double *lat, size_t n,
 		      const struct chase_rule *rule, struct chase_plateau *out, size_t max);
 
+/* The cache sizes the labels follow (bytes, 0: unknown) and where each comes from. */
+struct chase_caches {
+	uint64_t l1, llc;
+	const char *l1_source, *llc_source;
+};
+
 /*
- * Labels plateaus in place, given the last-level cache size llc (bytes, 0
- * if unknown):
- *   the first plateau                       "first-level cache"
- *   plateaus starting at or above llc       "device memory"
- *   the last plateau starting below llc (not the first)  "last-level cache"
- *   other plateaus                          "intermediate cache"
- * With llc unknown: the last of three or more plateaus is "device memory"
- * and the one before it "last-level cache"; of two, the second is "next
- * level (cache size unknown)".
+ * Labels plateaus in place from the cache sizes and the working sets each spans, never
+ * from their order (a sweep may start above the first-level cache):
+ *   every working set within l1                            "first-level cache"
+ *   every one above l1 and within llc: the last such       "last-level cache"
+ *                                      the others          "intermediate cache"
+ *   every one above llc                                    "device memory"
+ *   otherwise (a size unknown, or the plateau spans one)   "plateau N" (N from 1, in order)
+ * An l1 at or above a known llc is not used (it cannot be the first level of that cache).
  */
-void chase_label(struct chase_plateau *p, size_t n, uint64_t llc);
+void chase_label(struct chase_plateau *p, size_t n, const struct chase_caches *c);
+
+/*
+ * The first-level cache of one compute unit in bytes and its source; 0 where unknown
+ * (OpenCL has no query for it): the published L1 (with shared memory, the most either can
+ * hold) of NVIDIA GPUs by compute capability and of Intel's Data Center GPU Max per
+ * Xe-core, and for a CPU device the host's L1 data cache (sysconf).
+ */
+uint64_t chase_l1(const struct dev_info *d, const char **source);
 
 /*
  * The device's last-level cache size in bytes and where that figure comes

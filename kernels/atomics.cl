@@ -115,3 +115,28 @@ __kernel void atomics_chain(__global uint *ctr, __global uint *out, uint ops, ui
 	out[0] = idx;
 }
 
+
+#ifdef KCLOCK_SCOPE
+#include "kernel_clock.h"
+/*
+ * The chain again, built apart with -DKCLOCK_SCOPE where the device offers
+ * cl_khr_kernel_clock (atomics_chain above never reads a clock): ticks[0] = the kernel
+ * clock's ticks over the `ops` dependent atomics alone. The same adds, so the host checks
+ * its counters and end exactly as the chain's.
+ */
+__kernel void atomics_chain_clock(__global uint *ctr, __global uint *out, uint ops,
+				  uint line_words, uint slots, __global ulong *ticks)
+{
+	uint at = 0;
+
+	if (get_global_id(0) != 0)
+		return;
+	ulong t0 = KCLOCK_READ();
+	for (uint j = 0; j < ops; j++) {
+		uint old = GLOBAL_ADD(ctr + at * line_words, j + 1u);
+		at = (old ^ (old >> 7)) & (slots - 1u);
+	}
+	ticks[0] = KCLOCK_READ() - t0;
+	out[0] = at;
+}
+#endif

@@ -77,3 +77,39 @@ __kernel void chase_local_check(__global const uint *src, __global uint *state, 
 	if (get_local_id(0) == 0)
 		CHASE_CHECK_LAP(lbuf);
 }
+
+#ifdef KCLOCK_SCOPE
+#include "kernel_clock.h"
+/*
+ * The chases again, built apart with -DKCLOCK_SCOPE where the device offers
+ * cl_khr_kernel_clock (the timed kernels above never read a clock): ticks[g] = the
+ * kernel clock's ticks over the `loads` dependent loads alone (no launch, no copy in).
+ * They go on from state[] as the timed chases do, so the host checks where they end.
+ */
+__kernel void chase_clock(__global const uint *buf, __global uint *state, uint loads,
+			  __global ulong *ticks)
+{
+	uint g = (uint)get_group_id(0);
+	uint at = state[g];
+	ulong t0 = KCLOCK_READ();
+
+	for (uint j = 0; j < loads; j++)
+		at = buf[at];
+	ticks[g] = KCLOCK_READ() - t0;
+	state[g] = at;
+}
+
+__kernel void chase_local_clock(__global const uint *src, __global uint *state, uint n,
+				uint loads, __local uint *lbuf, __global ulong *ticks)
+{
+	chase_local_copy(src, lbuf, n);
+	if (get_local_id(0) != 0)
+		return;
+	uint at = state[0];
+	ulong t0 = KCLOCK_READ();
+	for (uint j = 0; j < loads; j++)
+		at = lbuf[at];
+	ticks[0] = KCLOCK_READ() - t0;
+	state[0] = at;
+}
+#endif

@@ -51,6 +51,7 @@ struct at_params {
 	double atomics;           /* per launch */
 	double ns;                /* per atomic: launch time / atomics; chain: less the overhead */
 	double overhead_ns;       /* chain: median of the 0-atomic launch */
+	double kc_cycles;         /* chain: kernel-clock ticks per atomic, -1: none read */
 };
 
 /* ---- options ---- */
@@ -177,6 +178,8 @@ static void alloc_bufs(struct bench_run *r, struct at_state *p)
 	p->where = bench_buffer(r, CL_MEM_READ_WRITE, (size_t)p->items * 4);
 	p->out = bench_buffer(r, CL_MEM_READ_WRITE, (size_t)p->items * 4);
 	p->info = bench_buffer(r, CL_MEM_READ_WRITE, 16);
+	if (p->kc.scope != KCLOCK_NONE)
+		p->ticks = bench_buffer(r, CL_MEM_WRITE_ONLY, 8);
 	p->h_ctr = bench_alloc(words * 4);
 	p->h_where = bench_alloc((size_t)p->items * 4);
 	p->h_out = bench_alloc((size_t)p->items * 4);
@@ -194,6 +197,8 @@ static json_t *setup_json(const struct dev_info *d, const struct at_state *p)
 	json_object_set_new(j, "llc_source", json_string(p->llc_source));
 	json_object_set_new(j, "flush_bytes", bench_json_uint0(p->flush_bytes));
 	json_object_set_new(j, "chain_counters", json_integer(AT_CHAIN_SLOTS));
+	json_object_set_new(j, "kernel_clock", kclock_json(&p->kc, "the chain of dependent atomics: "
+		"ticks per atomic, median over the launches", AT_KCLOCK_LAUNCHES));
 	return j;
 }
 
@@ -206,6 +211,10 @@ static size_t atomics_plan(struct bench_run *r)
 	r->state = p;
 	plan_shape(r, o, p);
 	plan_memory(r, o, p);
+	kclock_pick(r->dev, &p->kc);
+	if (p->kc.scope != KCLOCK_NONE && !o->patterns[AT_CHAIN])
+		kclock_drop(&p->kc, "the clock times the chain pattern alone, not asked for "
+			    "(--patterns)");
 	at_build(r, (enum at_api)o->api, o->orders, p);
 	alloc_bufs(r, p);
 	json_object_set_new(r->doc, "setup", setup_json(r->dev, p));
@@ -219,7 +228,7 @@ static size_t atomics_plan(struct bench_run *r)
 static void atomics_teardown(struct bench_run *r)
 {
 	struct at_state *p = r->state;
-	cl_mem m[] = { p->ctr, p->where, p->out, p->info };
+	cl_mem m[] = { p->ctr, p->where, p->out, p->info, p->ticks };
 
 	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++)
 		if (m[i])
@@ -231,6 +240,10 @@ static void atomics_teardown(struct bench_run *r)
 				clReleaseKernel(g->k[k]);
 		if (g->prog)
 			clReleaseProgram(g->prog);
+		if (g->k_chain_clock)
+			clReleaseKernel(g->k_chain_clock);
+		if (g->kc_prog)
+			clReleaseProgram(g->kc_prog);
 		free(g->build_log);
 	}
 	free(p->h_ctr);
@@ -261,6 +274,26 @@ static void at_overhead(struct bench_run *r, struct bench_point *pt, struct at_r
 	free(zero.dev_ns);
 	if (!at_set_ops(t, ops, err, sizeof(err)))
 		bench_fail(pt, "restoring ops: %s", err);
+}
+
+/*
+ * The chain's kernel clock after its timed launches, its adds validated exactly as theirs;
+ * a failure fails the point (t->kc_cycles stays -1).
+ */
+static bool at_clock_measure(struct bench_run *r, struct bench_point *pt, struct at_state *p,
+			     struct at_run *t, unsigned ops)
+{
+	char err[4096];
+	double cycles;
+
+	if (!at_clock_chain(r, p, t, ops, &cycles, err, sizeof(err)) ||
+	    !at_validate(r, p, t, ops, false, err, sizeof(err))) {
+		pt->validated = false;
+		bench_fail(pt, "kernel-clock variant (%s): %s", kclock_builtin(p->kc.scope), err);
+		return false;
+	}
+	t->kc_cycles = cycles;
+	return true;
 }
 
 /* ---- one point ---- */
@@ -296,6 +329,8 @@ static void at_measure(struct bench_run *r, struct bench_point *pt, struct at_st
 		bench_fail(pt, "after the timed launches: %s", err);
 		return;
 	}
+	if (t->pat == AT_CHAIN && p->kc.scope != KCLOCK_NONE && !at_clock_measure(r, pt, p, t, ops))
+		return;
 	/* after the check: an ops = 0 launch leaves the counters but resets out[0] */
 	if (t->pat == AT_CHAIN)
 		at_overhead(r, pt, t, ops);
@@ -387,6 +422,11 @@ static json_t *at_metrics(const struct bench_run *r, const struct at_params *a)
 								  "reports 0 MHz"));
 	if (a->pat == AT_CHAIN)
 		json_object_set_new(m, "launch_overhead_ns", json_real(a->overhead_ns));
+	if (a->kc_cycles >= 0) {   /* the kernel clock's ticks, and their rate against event ns */
+		json_object_set_new(m, "kernel_clock_cycles_per_atomic", json_real(a->kc_cycles));
+		json_object_set_new(m, "kernel_clock_ticks_per_ns", a->ns > 0
+				    ? json_real(a->kc_cycles / a->ns) : json_null());
+	}
 	return m;
 }
 
@@ -397,6 +437,7 @@ static void at_point_ok(struct bench_run *r, struct bench_point *pt, const struc
 	char wgn[256];
 
 	a->overhead_ns = t->overhead_ns;
+	a->kc_cycles = t->kc_cycles;
 	a->ns = a->pat == AT_CHAIN ? (pt->time.median - t->overhead_ns) / a->ops
 				   : pt->time.median / a->atomics;
 	pt->metrics = at_metrics(r, a);
@@ -425,7 +466,7 @@ static void atomics_point(struct bench_run *r, struct bench_point *pt)
 	struct at_state *p = r->state;
 	struct at_params *a = pt->params;
 	const struct at_prog *g = &p->prog[p->list[pt->index].ord];
-	struct at_run t = { .pat = p->list[pt->index].pat, .g = g };
+	struct at_run t = { .pat = p->list[pt->index].pat, .g = g, .kc_cycles = -1 };
 	bool chain = t.pat == AT_CHAIN;
 
 	if (!g->built) {
@@ -518,6 +559,11 @@ CELL(cell_cycles)
 
 	snprintf(b, n, OK(pt) && mhz ? "%.1f" : "-", AP(pt)->ns * mhz / 1e3);
 }
+CELL(cell_kclock)
+{
+	(void)r;
+	snprintf(b, n, OK(pt) && AP(pt)->kc_cycles >= 0 ? "%.1f" : "-", AP(pt)->kc_cycles);
+}
 /* "(note)" on any point with a reason: the reasons follow the table */
 CELL(cell_status)
 {
@@ -532,7 +578,8 @@ static const struct bench_col atomics_cols[] = {
 	{ "Scope", cell_scope }, { "Counters", cell_counters }, { "Items/ctr", cell_ipc },
 	{ "Model occupancy", bench_cell_occupancy }, { "median us", cell_median },
 	{ "CV %", cell_cv }, { "Gatomic/s", cell_gatomics }, { "ns/atomic", cell_ns },
-	{ "cycles", cell_cycles }, { "status", cell_status }, { 0 } };
+	{ "cycles", cell_cycles }, { "clock cycles", cell_kclock }, { "status", cell_status },
+	{ 0 } };
 
 static void atomics_title(const struct bench_run *r, FILE *f)
 {
@@ -553,6 +600,12 @@ static void atomics_title(const struct bench_run *r, FILE *f)
 			d->clock_mhz);
 	else
 		fprintf(f, "cycles: none (CL_DEVICE_MAX_CLOCK_FREQUENCY reports 0 MHz)\n");
+	if (p->kc.scope != KCLOCK_NONE)
+		fprintf(f, "chain's clock cycles read inside the kernel: %s (cl_khr_kernel_clock, %s "
+			"scope), %u launches after the timed ones\n", kclock_builtin(p->kc.scope),
+			kclock_scope_name(p->kc.scope), AT_KCLOCK_LAUNCHES);
+	else
+		fprintf(f, "chain's clock cycles read inside the kernel: none (%s)\n", p->kc.reason);
 	if (p->flush_bytes)
 		fprintf(f, "flush: %llu bytes read before each timed launch (last-level cache %llu "
 			"bytes, %s)\n", (unsigned long long)p->flush_bytes, (unsigned long long)p->llc,
@@ -628,7 +681,9 @@ const struct bench_row atomics_row = {
 			"  sub-group size 32 is required where the device can require it.\n"
 			"Per point: median launch time, atomics/s and ns per atomic (launch time / atomics:\n"
 			"the reciprocal throughput; chain: the latency of one atomic, the launch overhead of\n"
-			"a 0-op launch subtracted); cycles from the nominal CL_DEVICE_MAX_CLOCK_FREQUENCY.\n"
+			"a 0-op launch subtracted); cycles from the nominal CL_DEVICE_MAX_CLOCK_FREQUENCY,\n"
+			"and the chain's clock cycles read inside the kernel where the device offers\n"
+			"cl_khr_kernel_clock (a variant of its own, launched after the timed ones).\n"
 			"Counters start poisoned (0xDEADBEEF) and are checked exactly after the first launch\n"
 			"and after all of them; a point the device cannot run is skipped with the reason.\n",
 		.flags = BENCH_DEVICE | BENCH_SG,

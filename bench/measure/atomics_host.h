@@ -7,6 +7,10 @@
 
 #include "row.h"
 #include "sgb.h"
+#include "kclock.h"
+
+/* Launches of the chain's kernel-clock variant after its timed ones. */
+#define AT_KCLOCK_LAUNCHES 3
 
 /* Contention patterns; the first five match PAT_* in kernels/atomics.cl. */
 enum at_pattern {
@@ -34,6 +38,9 @@ struct at_prog {
 	cl_program prog;
 	cl_kernel k[AT_NKERNELS];
 	char *build_log;
+	/* the chain reading cl_khr_kernel_clock: the same options and -DKCLOCK_SCOPE, apart */
+	cl_program kc_prog;
+	cl_kernel k_chain_clock;
 };
 
 struct at_pair {
@@ -57,7 +64,8 @@ struct at_state {
 	size_t n;
 	/* buffers */
 	uint64_t ctr_words;
-	cl_mem ctr, where, out, info;
+	cl_mem ctr, where, out, info, ticks;
+	struct kclock kc;         /* the chain's kernel clock (scope none: not read) */
 	uint32_t *h_ctr, *h_where, *h_out, *h_ref, *h_sum;
 };
 
@@ -70,6 +78,7 @@ struct at_run {
 	unsigned sg_kernel;       /* max sub-group size the kernel saw (0: none) */
 	uint64_t launches;        /* launches with ops > 0 since the counters were poisoned */
 	double overhead_ns;       /* the chain: median of a launch of ops = 0 */
+	double kc_cycles;         /* the chain: kernel-clock ticks per atomic, -1: none read */
 };
 
 /* The sub-group size the kernels require, 0: none (the driver's choice, or not the driver's). */
@@ -95,6 +104,13 @@ void at_build(struct bench_run *r, enum at_api api, const bool *orders, struct a
 void at_builds(struct bench_builds *b, const struct at_state *p);
 /* Sets t->l to the pattern's launch and every argument of its kernel; false with err. */
 bool at_args(const struct at_state *p, struct at_run *t, unsigned ops, char *err, size_t len);
+/*
+ * The chain's kernel-clock variant, after its timed launches: AT_KCLOCK_LAUNCHES launches
+ * of the same adds (t->launches counts them, so at_validate checks them exactly), each
+ * launch's ticks over its `ops` atomics; *cycles: their median per atomic.
+ */
+bool at_clock_chain(struct bench_run *r, struct at_state *p, struct at_run *t, unsigned ops,
+		    double *cycles, char *err, size_t len);
 /* Sets the launch's ops argument alone. */
 bool at_set_ops(const struct at_run *t, cl_uint ops, char *err, size_t len);
 /* Fills the buffers the pattern's launch writes with CHECK_POISON. */

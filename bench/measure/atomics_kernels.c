@@ -7,6 +7,7 @@
 #include "check.h"
 #include "sgb.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const at_kernel_names[AT_NKERNELS] = {
@@ -83,6 +84,26 @@ static bool build_prog(struct bench_run *r, const struct at_state *p, struct at_
 	return true;
 }
 
+/*
+ * The chain's kernel-clock variant of a built program: its options and the clock's scope
+ * (kernels/kernel_clock.h). A refusal gives the clock up for the run, never the chain.
+ */
+static void build_clock(struct bench_run *r, struct at_state *p, struct at_prog *g)
+{
+	char opts[sizeof(g->options) + 64], err[2048] = "", *log = NULL;
+
+	if (p->kc.scope == KCLOCK_NONE)
+		return;
+	snprintf(opts, sizeof(opts), "%s %s", g->options, p->kc.options);
+	g->kc_prog = prog_build(&r->pc, "atomics.cl", opts, &log, err, sizeof(err));
+	free(log);
+	if (g->kc_prog &&
+	    (g->k_chain_clock = prog_kernel(g->kc_prog, "atomics_chain_clock", err, sizeof(err))))
+		return;
+	kclock_drop(&p->kc, "the kernel-clock variant of atomics.cl (%s) did not build: %.300s",
+		    opts, err);
+}
+
 /* The 1.x fallback of an order's program, with the note its points carry. */
 static void build_1x(struct bench_run *r, const struct at_state *p, struct at_prog *g,
 		     enum at_order ord, const char *why)
@@ -157,11 +178,33 @@ static void at_describe(struct bench_builds *b, const struct at_state *p, bool c
 					   : "the run skips acq_rel: 1.x atomic_add takes no order");
 }
 
+/* The chain's kernel-clock variant of an order's program, where the device names a scope. */
+static void at_describe_clock(struct bench_builds *b, const struct at_state *p, bool c11,
+			      enum at_order ord)
+{
+	struct bench_build *bb;
+	char variant[48], opts[512];   /* as an order's (struct at_prog) */
+	struct kclock kc;
+
+	kclock_pick(b->dev, &kc);
+	if (kc.scope == KCLOCK_NONE || (c11 && !c11_ok(b->dev, p)))
+		return;
+	bb = bench_builds_add(b, "atomics.cl");
+	at_options(b->dev, p, c11, ord, opts, sizeof(opts));
+	snprintf(bb->options, sizeof(bb->options), "%s %s", opts, kc.options);
+	snprintf(variant, sizeof(variant), "chain-clock-%s-%s", at_order_names[ord], c11 ? "c11" : "1.x");
+	bench_build_kernel(bb, "atomics_chain_clock", variant, 1, "one work-item");
+	snprintf(bb->on_failure, sizeof(bb->on_failure), "the run goes on without the kernel clock");
+}
+
 void at_builds(struct bench_builds *b, const struct at_state *p)
 {
 	at_describe(b, p, true, AT_RELAXED);
 	at_describe(b, p, true, AT_ACQ_REL);
 	at_describe(b, p, false, AT_RELAXED);
+	at_describe_clock(b, p, true, AT_RELAXED);
+	at_describe_clock(b, p, true, AT_ACQ_REL);
+	at_describe_clock(b, p, false, AT_RELAXED);
 }
 
 void at_build(struct bench_run *r, enum at_api api, const bool *orders, struct at_state *p)
@@ -176,6 +219,7 @@ void at_build(struct bench_run *r, enum at_api api, const bool *orders, struct a
 		build_order(r, api, p, (enum at_order)ord);
 		if (!g->built)
 			continue;
+		build_clock(r, p, &p->prog[ord]);
 		/* above CL_KERNEL_WORK_GROUP_SIZE the first launch decides (bench_launch_once) */
 		prog_kernel_res(&r->pc, g->k[AT_K_GLOBAL], p->wg, g->build_log, &res);
 		json_t *kj = prog_kernel_res_json("atomics.cl", "atomics_global", g->options, &res);
@@ -228,6 +272,29 @@ bool at_args(const struct at_state *p, struct at_run *t, unsigned ops, char *err
 	t->l = (struct time_launch){ t->g->k[AT_K_GLOBAL], (size_t)p->items, p->wg };
 	return PROG_SET_ARGS(t->l.kernel, err, len, PROG_ARG(p->ctr), PROG_ARG(p->where), PROG_ARG(o),
 			     PROG_ARG(pat), PROG_ARG(lw), PROG_ARG(p->info));
+}
+
+bool at_clock_chain(struct bench_run *r, struct at_state *p, struct at_run *t, unsigned ops,
+		    double *cycles, char *err, size_t len)
+{
+	struct time_launch l = { t->g->k_chain_clock, 1, 1 };
+	cl_uint o = ops, lw = p->line_words, slots = AT_CHAIN_SLOTS;
+	double v[AT_KCLOCK_LAUNCHES];
+	cl_ulong ticks;
+
+	if (!PROG_SET_ARGS(l.kernel, err, len, PROG_ARG(p->ctr), PROG_ARG(p->out), PROG_ARG(o),
+			   PROG_ARG(lw), PROG_ARG(slots), PROG_ARG(p->ticks)))
+		return false;
+	for (unsigned k = 0; k < AT_KCLOCK_LAUNCHES; k++) {
+		if (!bench_enqueue_once(r, time_enqueue_launch, &l, err, len) ||
+		    !CL_CHECK(clEnqueueReadBuffer(r->pc.q, p->ticks, CL_TRUE, 0, sizeof(ticks), &ticks,
+						  0, NULL, NULL), err, len))
+			return false;
+		t->launches++;
+		v[k] = (double)ticks / (ops ? ops : 1);
+	}
+	*cycles = kclock_median(v, AT_KCLOCK_LAUNCHES);
+	return true;
 }
 
 bool at_poison(struct bench_run *r, const struct at_state *p, enum at_pattern pat, char *err,

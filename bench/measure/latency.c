@@ -74,6 +74,10 @@ static const struct cli_opt latency_cli[] = {
 	  .help = "chain seed; size i uses N + i" },
 	{ "tol", "PCT", CLI_UINT, LO(tol_pct), 1, 50, .def = "10",
 	  .help = "plateau tolerance in percent" },
+	{ "l1", "SIZE", CLI_SIZE, LO(l1), 0, 1ull << 30,
+	  .def_note = "the device's: published, or the host's for a CPU",
+	  .help = "first-level cache of a compute unit for the plateau labels (0:\n"
+		  "unknown)" },
 	{ "guide-table", NULL, CLI_FLAG, LO(guide_table),
 	  .help = "show the latency table of Intel's guide (Data Center GPU Max)\n"
 		  "beside the plateaus (shown on Intel GPUs without it)" },
@@ -84,13 +88,18 @@ static const char latency_synopsis[] =
 	"  A random cyclic chain (one cycle through every node, nodes one --stride apart)\n"
 	"  is chased by one work-item: ns and cycles per dependent load against the working\n"
 	"  set; the same with one chase per compute unit; and a chain in local memory.\n"
+	"  Where the device offers cl_khr_kernel_clock, a variant of the chase reads the clock\n"
+	"  around its chain after the timed launches: clock cycles per load beside the nominal.\n"
 	"Plateaus: sizes in order; a size joins the current plateau while its latency stays\n"
 	"within --tol of the plateau's median (and the plateau's max/min within 1 + 2 tol);\n"
 	"one stray point is skipped when the next one fits again; runs of 3 or more sizes are\n"
 	"plateaus, shorter ones transitions; neighbouring plateaus within --tol of each other\n"
-	"are joined. Labels: the first is the first-level cache; those starting above the\n"
-	"last-level cache size are device memory; the last one before is the last-level\n"
-	"cache; others intermediate.\n";
+	"are joined. Labels from the cache sizes (--l1; the last-level cache: --llc or the\n"
+	"device's) and the working sets a plateau spans, never from its place: all within\n"
+	"the first-level cache: first-level cache; all above it and within the last-level\n"
+	"cache: the last such is the last-level cache, others intermediate; all above the\n"
+	"last-level cache: device memory; else (a size unknown, or a plateau across one)\n"
+	"plateau N.\n";
 
 static void latency_check(void *opts, const struct cli_set *given)
 {
@@ -98,6 +107,7 @@ static void latency_check(void *opts, const struct cli_set *given)
 	char err[512];
 
 	o->seed_given = cli_given(given, "seed");
+	o->l1_given = cli_given(given, "l1");
 	o->tol = o->tol_pct / 100.0;
 	o->single = o->chases != CHASES_PER_CU;
 	o->per_cu = o->chases != CHASES_SINGLE;
@@ -138,7 +148,13 @@ static void plan_sizes(const struct bench_run *r, const struct latency_opts *o, 
 				(unsigned long long)d->local_mem);
 	p->cus = d->compute_units ? d->compute_units : 1;
 	p->local_wg = d->max_wg < 256 ? (unsigned)d->max_wg : 256;
-	p->llc = bench_llc(r, &p->llc_source);
+	p->caches.llc = bench_llc(r, &p->caches.llc_source);
+	if (o->l1_given) {
+		p->caches.l1 = o->l1;
+		p->caches.l1_source = "--l1";
+	} else {
+		p->caches.l1 = chase_l1(d, &p->caches.l1_source);
+	}
 }
 
 static cl_kernel plan_kernel(cl_program prog, const char *name)
@@ -149,6 +165,28 @@ static cl_kernel plan_kernel(cl_program prog, const char *name)
 	if (!k)
 		cli_die(EXIT_FAIL, "%s", err);
 	return k;
+}
+
+/*
+ * The kernel-clock variants (chase_clock, chase_local_clock) where the device offers
+ * cl_khr_kernel_clock: a program of their own, so the timed kernels stay as they are; a
+ * refusal is recorded, never fatal.
+ */
+static void plan_clock(struct bench_run *r, struct lat_state *p)
+{
+	char err[2048] = "", *log = NULL;
+
+	kclock_pick(r->dev, &p->kc);
+	if (p->kc.scope == KCLOCK_NONE)
+		return;
+	p->kc_prog = prog_build(&r->pc, "latency.cl", p->kc.options, &log, err, sizeof(err));
+	free(log);
+	if (p->kc_prog &&
+	    (p->k_chase_clock = prog_kernel(p->kc_prog, "chase_clock", err, sizeof(err))) &&
+	    (p->k_local_clock = prog_kernel(p->kc_prog, "chase_local_clock", err, sizeof(err))))
+		return;
+	kclock_drop(&p->kc, "the kernel-clock variant of latency.cl (%s) did not build: %.300s",
+		    p->kc.options, err);
 }
 
 static void plan_build(struct bench_run *r, struct lat_state *p)
@@ -168,10 +206,14 @@ static void plan_build(struct bench_run *r, struct lat_state *p)
 	free(log);
 }
 
-/* What plan builds: one program, no options (at --sg auto only: the chase has no sub-groups). */
+/*
+ * What plan builds (at --sg auto only: the chase has no sub-groups): one program, no
+ * options, and the kernel-clock variants with theirs where the device offers a scope.
+ */
 static void lat_builds(struct bench_builds *b)
 {
 	struct bench_build *bb;
+	struct kclock kc;
 
 	if (b->sg)
 		return;
@@ -180,6 +222,14 @@ static void lat_builds(struct bench_builds *b)
 	bench_build_kernel(bb, "chase_check", "chase-check", 1, "one work-item a chase");
 	bench_build_kernel(bb, "chase_local", "local", 256, "256 or the device's maximum");
 	bench_build_kernel(bb, "chase_local_check", "local-check", 256, "256 or the device's maximum");
+	kclock_pick(b->dev, &kc);   /* the clock variants, on a device that names a scope */
+	if (kc.scope == KCLOCK_NONE)
+		return;
+	bb = bench_builds_add(b, "latency.cl");
+	snprintf(bb->options, sizeof(bb->options), "%s", kc.options);
+	bench_build_kernel(bb, "chase_clock", "chase-clock", 1, "one work-item a chase");
+	bench_build_kernel(bb, "chase_local_clock", "local-clock", 256, "256 or the device's maximum");
+	snprintf(bb->on_failure, sizeof(bb->on_failure), "the run goes on without the kernel clock");
 }
 
 static void plan_buffers(struct bench_run *r, const struct latency_opts *o, struct lat_state *p)
@@ -198,6 +248,11 @@ static void plan_buffers(struct bench_run *r, const struct latency_opts *o, stru
 	p->next = bench_alloc((size_t)most * 4);
 	p->order = bench_alloc((size_t)most * 4);
 	p->h_state = bench_alloc(state_words * 4);
+	if (p->kc.scope != KCLOCK_NONE) {
+		p->ticks = bench_buffer(r, CL_MEM_WRITE_ONLY, state_words * 8);
+		p->h_ticks = bench_alloc(state_words * 8);
+		p->kc_scratch = bench_alloc(LAT_KCLOCK_LAUNCHES * state_words * sizeof(double));
+	}
 }
 
 static json_t *setup_json(const struct bench_run *r, const struct latency_opts *o,
@@ -214,6 +269,8 @@ static json_t *setup_json(const struct bench_run *r, const struct latency_opts *
 		"chases start evenly spaced along the same cycle"));
 	json_object_set_new(j, "steps_per_octave", json_integer(o->steps));
 	json_object_set_new(j, "seed", json_integer((json_int_t)o->seed));
+	json_object_set_new(j, "kernel_clock", kclock_json(&p->kc, "each chase's chain of dependent "
+		"loads: ticks per load, median over the chases and launches", LAT_KCLOCK_LAUNCHES));
 	return j;
 }
 
@@ -228,20 +285,25 @@ static size_t latency_plan(struct bench_run *r)
 	r->state = p;
 	plan_sizes(r, o, p);
 	plan_build(r, p);
+	plan_clock(r, p);
 	if (!o->seed_given)
 		o->seed = check_fresh_seed() & LAT_SEED_MAX;
 	plan_buffers(r, o, p);
 	json_object_set_new(r->doc, "setup", setup_json(r, o, p));
 	n = o->n_sizes * ((size_t)o->single + o->per_cu) + (o->local_bytes != 0);
 	p->ns = bench_alloc(n * sizeof(*p->ns));
+	p->kc_cycles = bench_alloc(n * sizeof(*p->kc_cycles));
+	for (size_t i = 0; i < n; i++)
+		p->kc_cycles[i] = -1;
 	return n;
 }
 
 static void latency_teardown(struct bench_run *r)
 {
 	struct lat_state *p = r->state;
-	cl_mem m[] = { p->buf, p->state, p->lsrc };
-	cl_kernel k[] = { p->k_chase, p->k_check, p->k_local, p->k_local_check };
+	cl_mem m[] = { p->buf, p->state, p->lsrc, p->ticks };
+	cl_kernel k[] = { p->k_chase, p->k_check, p->k_local, p->k_local_check, p->k_chase_clock,
+			  p->k_local_clock };
 
 	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++)
 		if (m[i])
@@ -251,6 +313,12 @@ static void latency_teardown(struct bench_run *r)
 			clReleaseKernel(k[i]);
 	if (p->prog)
 		clReleaseProgram(p->prog);
+	if (p->kc_prog)
+		clReleaseProgram(p->kc_prog);
+	free(p->h_ticks);
+	free(p->kc_scratch);
+	free(p->kc_cycles);
+	free(p->curve_kc);
 	free(p->h_buf);
 	free(p->next);
 	free(p->order);
@@ -407,7 +475,39 @@ static bool lat_overhead(struct bench_run *r, struct bench_point *pt, const stru
 	return true;
 }
 
-static json_t *lat_metrics(const struct bench_run *r, double ns, double overhead)
+/*
+ * Cycles per load from the kernel clock: LAT_KCLOCK_LAUNCHES launches of the clock variant
+ * after the timed ones, each chase's ticks over its `loads` loads, the median over chases
+ * and launches. The chases go on along the cycle: their ends are checked as the timed
+ * ones' (`done` loads each before).
+ */
+static bool lat_clock(struct bench_run *r, const struct lat_params *a, uint64_t done,
+		      double *cycles, char *err, size_t len)
+{
+	struct lat_state *p = r->state;
+	bool local = a->variant == LAT_LOCAL;
+	struct time_launch l = lat_launch(p, a->variant);
+	size_t n = 0;
+
+	l.kernel = local ? p->k_local_clock : p->k_chase_clock;
+	if (!lat_args(p, a->variant, l.kernel, a->nodes, a->loads, err, len) ||
+	    !CL_CHECK(clSetKernelArg(l.kernel, local ? 5 : 3, sizeof(cl_mem), &p->ticks), err, len))
+		return false;
+	for (unsigned k = 0; k < LAT_KCLOCK_LAUNCHES; k++) {
+		if (!bench_enqueue_once(r, time_enqueue_launch, &l, err, len) ||
+		    !CL_CHECK(clEnqueueReadBuffer(r->pc.q, p->ticks, CL_TRUE, 0, (size_t)a->chases * 8,
+						  p->h_ticks, 0, NULL, NULL), err, len))
+			return false;
+		for (uint32_t c = 0; c < a->chases; c++)
+			p->kc_scratch[n++] = (double)p->h_ticks[c] / a->loads;
+	}
+	if (!lat_check_end(r, p, a, done + (uint64_t)LAT_KCLOCK_LAUNCHES * a->loads, err, len))
+		return false;
+	*cycles = kclock_median(p->kc_scratch, n);
+	return true;
+}
+
+static json_t *lat_metrics(const struct bench_run *r, double ns, double overhead, double kc)
 {
 	json_t *m = json_object();
 	bool mhz = r->dev->clock_mhz != 0;
@@ -418,6 +518,11 @@ static json_t *lat_metrics(const struct bench_run *r, double ns, double overhead
 		json_object_set_new(m, "cycles_note",
 				    json_string("CL_DEVICE_MAX_CLOCK_FREQUENCY reports 0 MHz"));
 	json_object_set_new(m, "launch_overhead_ns", json_real(overhead));
+	if (kc >= 0) {   /* measured: the kernel clock's ticks, and their rate against event ns */
+		json_object_set_new(m, "kernel_clock_cycles_per_load", json_real(kc));
+		json_object_set_new(m, "kernel_clock_ticks_per_ns", ns > 0 ? json_real(kc / ns)
+									  : json_null());
+	}
 	return m;
 }
 
@@ -428,11 +533,18 @@ static void lat_time(struct bench_run *r, struct bench_point *pt, const struct l
 	struct lat_state *p = r->state;
 	char err[1024] = "";
 	double overhead;
+	double kc = -1;
 	/* every launch, warm-up and timed (as many as the harness took), moved the chases on */
 	bool ok = lat_overhead(r, pt, a, &overhead) && lat_start(r, p, a, err, sizeof(err)) &&
 		  lat_measure(r, pt, a, a->loads) &&
 		  lat_check_end(r, p, a, (uint64_t)(co->warmup + pt->n) * a->loads, err, sizeof(err));
 
+	if (ok && p->kc.scope != KCLOCK_NONE &&
+	    !lat_clock(r, a, (uint64_t)(co->warmup + pt->n) * a->loads, &kc, err, sizeof(err))) {
+		bench_fail(pt, "kernel-clock variant (%s): %s", kclock_builtin(p->kc.scope), err);
+		ok = false;
+		err[0] = '\0';
+	}
 	if (!ok) {
 		if (err[0])   /* otherwise the measurement gave the reason */
 			bench_fail(pt, "%s", err);
@@ -440,7 +552,8 @@ static void lat_time(struct bench_run *r, struct bench_point *pt, const struct l
 		return;
 	}
 	p->ns[pt->index] = lat_ns_per_load(pt->time.median, overhead, a->loads);
-	pt->metrics = lat_metrics(r, p->ns[pt->index], overhead);
+	p->kc_cycles[pt->index] = kc;
+	pt->metrics = lat_metrics(r, p->ns[pt->index], overhead, kc);
 	if (p->ns[pt->index] <= 0)
 		bench_note(pt, "below the launch overhead's noise: raise --loads");
 }

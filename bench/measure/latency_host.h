@@ -8,6 +8,10 @@
 
 #include "row.h"
 #include "chase.h"
+#include "kclock.h"
+
+/* Launches of the kernel-clock variant after a point's timed ones. */
+#define LAT_KCLOCK_LAUNCHES 3
 
 enum lat_variant { LAT_SINGLE, LAT_PER_CU, LAT_LOCAL };
 extern const char *const lat_variant_names[];   /* "single", "per-cu", "local" */
@@ -22,12 +26,13 @@ struct latency_opts {
 	uint64_t seed;
 	unsigned tol_pct;         /* --tol */
 	bool guide_table;         /* show the guide's table whatever the device */
+	uint64_t l1;              /* --l1: bytes for the labels (0: unknown), where l1_given */
 	/* resolved by check */
 	uint64_t *sizes;          /* requested working sets, ascending */
 	size_t n_sizes;
 	bool single, per_cu;      /* the chases to run */
 	double tol;               /* plateau tolerance, relative */
-	bool seed_given;
+	bool seed_given, l1_given;
 };
 
 /* One point: a chase of one variant over one chain. */
@@ -44,13 +49,20 @@ struct lat_state {
 	unsigned stride, stride_words;
 	uint64_t max_ws;          /* largest working set, bytes */
 	uint32_t cus;             /* chases of the per-CU variant */
-	uint64_t llc;
-	const char *llc_source;
+	struct chase_caches caches;   /* the sizes the plateau labels follow, with their sources */
 	unsigned local_wg;
 	cl_program prog;
 	cl_kernel k_chase, k_check, k_local, k_local_check;
 	cl_mem buf, state, lsrc;
 	uint32_t *h_buf, *next, *order, *h_state;
+	/* cl_khr_kernel_clock: the variants reading it, built apart (kernels/latency.cl) */
+	struct kclock kc;
+	cl_program kc_prog;
+	cl_kernel k_chase_clock, k_local_clock;
+	cl_mem ticks;
+	uint64_t *h_ticks;
+	double *kc_scratch;       /* LAT_KCLOCK_LAUNCHES x chases */
+	double *kc_cycles;        /* per point: kernel-clock ticks per load, -1: none */
 	double overhead_ns[2];    /* median of a 0-load launch: single, per-CU */
 	bool have_overhead[2];
 	char chain_err[2048];     /* why the current size's chain failed its check, "" if not */
@@ -60,6 +72,7 @@ struct lat_state {
 	/* the single-chase curve and its plateaus (relate) */
 	uint64_t *curve_ws;
 	double *curve_ns;
+	double *curve_kc;         /* kernel-clock ticks per load, -1: none */
 	size_t curve_n;
 	struct chase_plateau pl[64];
 	size_t npl;

@@ -56,15 +56,24 @@ static bool lat_ok(const struct bench_point *pt)
 	return pt && pt->status == POINT_OK;
 }
 
-/* ns per load of pt, or its nominal cycles, or "-" */
-static void ns_cell(const struct bench_run *r, const struct bench_point *pt, bool cycles, char *b,
-		    size_t n)
+/* What a latency cell shows of a chase. */
+enum lat_fig { FIG_NS, FIG_NOMINAL, FIG_KCLOCK };
+
+/* ns per load of pt, its nominal cycles, or its kernel-clock cycles; "-" where none */
+static void ns_cell(const struct bench_run *r, const struct bench_point *pt, enum lat_fig fig,
+		    char *b, size_t n)
 {
 	const struct lat_state *p = r->state;
-	bool shown = lat_ok(pt) && (!cycles || r->dev->clock_mhz);
-	double ns = shown ? p->ns[pt->index] : 0;
+	bool shown = lat_ok(pt) && (fig != FIG_NOMINAL || r->dev->clock_mhz) &&
+		     (fig != FIG_KCLOCK || p->kc_cycles[pt->index] >= 0);
 
-	snprintf(b, n, !shown ? "-" : cycles ? "%.1f" : "%.2f", cycles ? lat_cycles(r, ns) : ns);
+	if (!shown)
+		snprintf(b, n, "-");
+	else if (fig == FIG_NS)
+		snprintf(b, n, "%.2f", p->ns[pt->index]);
+	else
+		snprintf(b, n, "%.1f", fig == FIG_KCLOCK ? p->kc_cycles[pt->index]
+							 : lat_cycles(r, p->ns[pt->index]));
 }
 
 CELL(cell_ws)
@@ -91,10 +100,12 @@ static void single_cell(const struct bench_run *r, const struct bench_point *pt,
 
 CELL(cell_median) { single_cell(r, pt, bench_cell_median_us, b, n); }
 CELL(cell_cv) { single_cell(r, pt, bench_cell_cv, b, n); }
-CELL(cell_ns) { ns_cell(r, row_of(r, pt).a, false, b, n); }
-CELL(cell_cycles) { ns_cell(r, row_of(r, pt).a, true, b, n); }
-CELL(cell_cu_ns) { ns_cell(r, row_of(r, pt).b, false, b, n); }
-CELL(cell_cu_cycles) { ns_cell(r, row_of(r, pt).b, true, b, n); }
+CELL(cell_ns) { ns_cell(r, row_of(r, pt).a, FIG_NS, b, n); }
+CELL(cell_cycles) { ns_cell(r, row_of(r, pt).a, FIG_NOMINAL, b, n); }
+CELL(cell_kclock) { ns_cell(r, row_of(r, pt).a, FIG_KCLOCK, b, n); }
+CELL(cell_cu_ns) { ns_cell(r, row_of(r, pt).b, FIG_NS, b, n); }
+CELL(cell_cu_cycles) { ns_cell(r, row_of(r, pt).b, FIG_NOMINAL, b, n); }
+CELL(cell_cu_kclock) { ns_cell(r, row_of(r, pt).b, FIG_KCLOCK, b, n); }
 CELL(cell_model)
 {
 	struct lat_row w = row_of(r, pt);
@@ -126,7 +137,8 @@ CELL(cell_status)
 const struct bench_col lat_cols[] = {
 	{ "Working set", cell_ws }, { "Nodes", cell_nodes }, { "median us", cell_median },
 	{ "CV %", cell_cv }, { "ns/load", cell_ns }, { "cycles", cell_cycles },
-	{ "per-CU ns/load", cell_cu_ns }, { "per-CU cycles", cell_cu_cycles },
+	{ "clock cycles", cell_kclock }, { "per-CU ns/load", cell_cu_ns },
+	{ "per-CU cycles", cell_cu_cycles }, { "per-CU clock cycles", cell_cu_kclock },
 	{ "Model occupancy (1 / per-CU)", cell_model }, { "status", cell_status }, { 0 } };
 
 void latency_title(const struct bench_run *r, FILE *f)
@@ -142,6 +154,12 @@ void latency_title(const struct bench_run *r, FILE *f)
 			r->dev->clock_mhz);
 	else
 		fprintf(f, "cycles: none (CL_DEVICE_MAX_CLOCK_FREQUENCY reports 0 MHz)\n");
+	if (p->kc.scope != KCLOCK_NONE)
+		fprintf(f, "clock cycles read inside the kernel: %s (cl_khr_kernel_clock, %s scope), "
+			"%u launches after the timed ones\n", kclock_builtin(p->kc.scope),
+			kclock_scope_name(p->kc.scope), LAT_KCLOCK_LAUNCHES);
+	else
+		fprintf(f, "clock cycles read inside the kernel: none (%s)\n", p->kc.reason);
 }
 
 /* The reason of every point that failed (the harness lists the ok points' notes under the table). */
@@ -167,15 +185,29 @@ void latency_relate(struct bench_run *r)
 
 	p->curve_ws = bench_alloc(r->n_points * sizeof(*p->curve_ws));
 	p->curve_ns = bench_alloc(r->n_points * sizeof(*p->curve_ns));
+	p->curve_kc = bench_alloc(r->n_points * sizeof(*p->curve_kc));
 	for (size_t i = 0; i < r->n_points; i++) {
 		if (LP(&r->points[i])->variant != LAT_SINGLE || !lat_ok(&r->points[i]))
 			continue;
 		p->curve_ws[p->curve_n] = LP(&r->points[i])->ws;
+		p->curve_kc[p->curve_n] = p->kc_cycles[i];
 		p->curve_ns[p->curve_n++] = p->ns[i];
 	}
 	p->npl = chase_plateaus(p->curve_ws, p->curve_ns, p->curve_n, &rule, p->pl,
 				sizeof(p->pl) / sizeof(p->pl[0]));
-	chase_label(p->pl, p->npl, p->llc);
+	chase_label(p->pl, p->npl, &p->caches);
+}
+
+/* The median kernel-clock cycles per load over plateau q's points; -1 where none was read. */
+static double plateau_kclock(const struct lat_state *p, const struct chase_plateau *q)
+{
+	double v[4096];
+	size_t n = 0;
+
+	for (size_t i = q->first; i <= q->last && n < sizeof(v) / sizeof(v[0]); i++)
+		if (p->curve_kc[i] >= 0)
+			v[n++] = p->curve_kc[i];
+	return n ? kclock_median(v, n) : -1;
 }
 
 /* One plateau: its label, size range, the next size measured, and latency. */
@@ -193,6 +225,8 @@ static json_t *level_json(const struct bench_run *r, const struct chase_plateau 
 	json_object_set_new(e, "ns", json_real(q->median));
 	json_object_set_new(e, "cycles", r->dev->clock_mhz ? json_real(lat_cycles(r, q->median))
 							 : json_null());
+	json_object_set_new(e, "kernel_clock_cycles", plateau_kclock(p, q) >= 0
+			    ? json_real(plateau_kclock(p, q)) : json_null());
 	json_object_set_new(e, "points", json_integer(q->points));
 	json_object_set_new(e, "outliers", json_integer(q->outliers));
 	return e;
@@ -213,8 +247,16 @@ static json_t *plateaus_json(const struct bench_run *r)
 		"neighbouring plateaus whose medians lie within tolerance are joined"));
 	json_object_set_new(j, "rule", rule);
 	json_object_set_new(j, "curve", json_string("single chase, ns per load"));
-	json_object_set_new(j, "llc_bytes", json_integer((json_int_t)p->llc));
-	json_object_set_new(j, "llc_source", json_string(p->llc_source));
+	json_object_set_new(j, "llc_bytes", json_integer((json_int_t)p->caches.llc));
+	json_object_set_new(j, "llc_source", json_string(p->caches.llc_source));
+	json_object_set_new(j, "l1_bytes", json_integer((json_int_t)p->caches.l1));
+	json_object_set_new(j, "l1_source", json_string(p->caches.l1_source));
+	json_object_set_new(j, "labels", json_string(
+		"from the cache sizes and the working sets a plateau spans: all within l1_bytes, "
+		"first-level cache; all above it and within llc_bytes, the last such last-level cache "
+		"and others intermediate cache; all above llc_bytes, device memory; else (a size "
+		"unknown (0), or a plateau across one) plateau N, N its place from 1; an l1_bytes at "
+		"or above llc_bytes is not used"));
 	for (size_t k = 0; k < p->npl; k++)
 		json_array_append_new(lv, level_json(r, &p->pl[k]));
 	json_object_set_new(j, "levels", lv);
@@ -236,13 +278,17 @@ static void print_plateaus(const struct bench_run *r)
 		       lat_fmt_bytes(q->last_bytes, b, 32), q->median);
 		if (r->dev->clock_mhz)
 			printf(" %8.1f cycles", lat_cycles(r, q->median));
+		if (plateau_kclock(p, q) >= 0)
+			printf(" %8.1f clock cycles (%s)", plateau_kclock(p, q),
+			       kclock_builtin(p->kc.scope));
 		if (q->last + 1 < p->curve_n)
 			printf("   (boundary: between %s and %s)", b,
 			       lat_fmt_bytes(p->curve_ws[q->last + 1], nx, 32));
 		printf("\n");
 	}
-	printf("  last-level cache for the labels: %llu bytes (%s)\n", (unsigned long long)p->llc,
-	       p->llc_source);
+	printf("  labels from the sizes: first-level cache %llu bytes (%s); last-level cache %llu "
+	       "bytes (%s)\n", (unsigned long long)p->caches.l1, p->caches.l1_source,
+	       (unsigned long long)p->caches.llc, p->caches.llc_source);
 }
 
 /* ---- the guide's table (Intel Data Center GPU Max) beside what was measured ---- */

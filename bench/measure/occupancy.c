@@ -35,6 +35,8 @@
 
 /* ---- options ---- */
 
+static const char *const dispatch_names[] = { "normal", "concurrent" };
+
 #define OO(f) offsetof(struct occ_opts, f)
 static const struct cli_opt occ_cli[] = {
 	OCC_OPT_WG,
@@ -48,6 +50,14 @@ static const struct cli_opt occ_cli[] = {
 	  .def_note = "from " CLI_XSTR(OCC_SPIN_START) ", doubled until the peak stops changing" },
 	{ "check", NULL, CLI_FLAG, OO(check),
 	  .help = "exit 1 when a measurement and the model disagree, naming each point" },
+	{ "check-driver", NULL, CLI_FLAG, OO(check_driver),
+	  .help = "exit 1 when the driver's count (cl_intel_concurrent_dispatch)\n"
+		  "and the measurement disagree, or the driver's and the model's,\n"
+		  "naming each point (and where the driver offers no count)" },
+	{ "dispatch", "MODE", CLI_CHOICE, OO(dispatch), .names = dispatch_names, .n_names = 2,
+	  .def = "normal", .help = "normal, or concurrent: the probe launched as a concurrent\n"
+				   "dispatch (cl_intel_concurrent_dispatch) of the driver's\n"
+				   "count of groups, every one promised to run at once" },
 	{ "waves", NULL, CLI_FLAG, OO(waves),
 	  .help = "instead: time fixed work per group against the number of groups\n"
 		  "(bench occupancy-waves; first --wg, --sg, --slm; --groups RANGE\n"
@@ -61,6 +71,9 @@ static void occ_check(void *opts, const struct cli_set *given)
 	(void)given;
 	if (o->waves)   /* bench_row_resolve runs bench occupancy-waves for it */
 		cli_usage_error("--waves is bench occupancy-waves");
+	if (o->dispatch == OCC_DISPATCH_CONCURRENT && o->fixed_groups)
+		cli_usage_error("--groups with --dispatch concurrent: the launch is the driver's count "
+				"of groups (more are refused)");
 }
 
 /* ---- plan ---- */
@@ -181,7 +194,7 @@ static bool overfill(struct bench_run *r, const struct bench_point *pt, const st
 	const struct occ_opts *o = r->opts;
 	struct probe_bufs *b = &((struct occ_state *)r->state)->bufs;
 
-	while (!o->fixed_groups && (uint64_t)res->peak == a->groups &&
+	while (!o->fixed_groups && o->dispatch == OCC_DISPATCH_NORMAL && (uint64_t)res->peak == a->groups &&
 	       2 * a->groups * a->wg <= PROBE_MAX_ITEMS) {
 		a->groups *= 2;
 		bench_progress_step(r, pt->index, "groups=%llu", (unsigned long long)a->groups);
@@ -248,9 +261,26 @@ static void probe_status(struct bench_point *pt, const struct probe_kernel *pk, 
 		bench_note(pt, "%s", buf);
 }
 
+/* --dispatch concurrent: the launch is the driver's count (a point without one fails). */
+static bool concurrent_groups(const struct bench_run *r, struct occ_point *a, char *err, size_t len)
+{
+	const struct occ_opts *o = r->opts;
+
+	if (o->dispatch != OCC_DISPATCH_CONCURRENT)
+		return true;
+	if (!a->driver.known || !a->driver.groups) {
+		snprintf(err, len, "--dispatch concurrent: the driver gave no count of groups for "
+			 "work-group %u: %s", a->wg, a->driver.known ? "0" : a->driver.note);
+		return false;
+	}
+	a->groups = a->driver.groups;
+	return true;
+}
+
 /* One configuration: calibrate, grow the launch until over-full, measure, compare. */
 static void probe_point(struct bench_run *r, struct bench_point *pt)
 {
+	const struct occ_opts *o = r->opts;
 	struct occ_point *a = pt->params;
 	const struct probe_kernel *pk = point_kernel(r, pt->index, &a->wg);
 	unsigned reps = r->co->reps;
@@ -267,9 +297,11 @@ static void probe_point(struct bench_run *r, struct bench_point *pt)
 	a->local_mem = pk->res.local_mem;
 	a->nv_registers = pk->res.nv_registers;
 	a->simd = probe_simd(r, pk);
+	conc_query(&r->pc, pk->k, a->wg, &a->driver);
 	a->groups = launch_groups(r, probe_model_resident(r, pk, a->wg, a->simd), a->wg);
 	cl_clear_last();
-	ok = calibrate(r, pt, pk, a, &res, err, sizeof(err)) &&
+	ok = concurrent_groups(r, a, err, sizeof(err)) &&
+	     calibrate(r, pt, pk, a, &res, err, sizeof(err)) &&
 	     overfill(r, pt, pk, a, &res, err, sizeof(err)) &&
 	     measure(r, pt, pk, a, &m, &res, err, sizeof(err));
 	probe_status(pt, pk, ok, err);
@@ -283,8 +315,14 @@ static void probe_point(struct bench_run *r, struct bench_point *pt)
 		pt->extra = json_object();
 		json_object_set_new(pt->extra, "measured", measured(r, a, &m, reps));
 		if (a->resident >= a->groups)
-			bench_note(pt, "the peak equals the launch size: a lower bound only");
+			bench_note(pt, "%s", o->dispatch == OCC_DISPATCH_CONCURRENT
+				   ? "every group of the concurrent dispatch was resident at once (the "
+				     "driver's count held; more cannot be launched)"
+				   : "the peak equals the launch size: a lower bound only");
 	}
+	if (!pt->extra)
+		pt->extra = json_object();
+	json_object_set_new(pt->extra, "driver", conc_json(&a->driver));
 	free(buf);
 }
 
@@ -356,50 +394,23 @@ CELL(cell_diff)
 	snprintf(b, n, PA(pt)->measured && r->model.known ? "%+lld" : "-",
 		 (long long)PA(pt)->resident - (long long)pt->model.resident_wg);
 }
+CELL(cell_driver)
+{
+	(void)r;
+	if (PA(pt)->driver.offered)
+		conc_cell(&PA(pt)->driver, b, n);
+	else
+		snprintf(b, n, "-");
+}
 CELL(cell_cu_limiter) { (void)r; snprintf(b, n, "%s", pt->model.cu_limiter ? pt->model.cu_limiter : "-"); }
 
 static const struct bench_col probe_cols[] = {
 	{ "WG", cell_wg }, { "SIMD", cell_simd }, { "SLM B", cell_slm }, { "Barrier", cell_barrier },
 	{ "Groups", cell_groups }, { "Spin", cell_spin }, { "Whole", cell_whole },
 	{ "Occupied", cell_occupied }, { "Per CU", cell_per_cu }, { "Items", cell_items },
-	{ "Model", cell_model }, { "Diff", cell_diff }, { "Limiter", cell_cu_limiter },
+	{ "Model", cell_model }, { "Diff", cell_diff }, { "Driver", cell_driver },
+	{ "Limiter", cell_cu_limiter },
 	{ "Status", bench_cell_status }, { 0 } };
-
-/* ---- after the points: --check ---- */
-
-/* True when a measured point disagrees with a known model. */
-static bool disagrees(const struct bench_run *r, const struct bench_point *pt)
-{
-	return PA(pt)->measured && r->model.known && PA(pt)->resident != pt->model.resident_wg;
-}
-
-/* With --check, exit 1 naming each point that disagrees with the model. */
-static int probe_report(struct bench_run *r)
-{
-	const struct occ_opts *o = r->opts;
-	size_t bad = 0;
-
-	if (!r->co->quiet && !r->model.known)
-		printf("model: %s\n", r->model.note);
-	if (!o->check)
-		return EXIT_OK;
-	if (!r->model.known)
-		fprintf(stderr, "bench %s: --check: no model for '%s': %s\n", cli_cmd, r->dev->name,
-			r->model.note);
-	for (size_t i = 0; i < r->n_points; i++)
-		bad += disagrees(r, &r->points[i]);
-	if (bad)
-		fprintf(stderr, "bench %s: --check: %zu point(s) disagree with the model:\n", cli_cmd, bad);
-	for (size_t i = 0; i < r->n_points; i++) {
-		const struct bench_point *pt = &r->points[i];
-		if (disagrees(r, pt))
-			fprintf(stderr, "  wg %u, slm %llu B, barrier %s: measured %llu, model %llu (%s)\n",
-				PA(pt)->wg, (unsigned long long)PA(pt)->local_mem,
-				PA(pt)->barrier ? "yes" : "no", (unsigned long long)PA(pt)->resident,
-				pt->model.resident_wg, pt->model.cu_limiter ? pt->model.cu_limiter : "-");
-	}
-	return bad || !r->model.known ? EXIT_FAIL : EXIT_OK;
-}
 
 /* ---- the row ---- */
 
@@ -425,52 +436,6 @@ static void occ_builds(struct bench_builds *b)
 	occ_builds_add(b, true, true);
 }
 
-/* ---- bench validate ---- */
-
-/* The residency probe at wg and slm bytes of local memory, with a barrier or none. */
-static void probe_check(struct bench_check_plan *p, const struct occ_live *m, unsigned wg,
-			uint64_t slm, bool bar, const char *what)
-{
-	struct bench_check c = { .retries = 2 };
-
-	snprintf(c.args, sizeof(c.args), "--wg %u --slm %llu --barrier %s --reps 5%s", wg,
-		 (unsigned long long)slm, bar ? "on" : "off", m->known ? " --check" : "");
-	snprintf(c.id, sizeof(c.id), "occupancy/wg=%u/slm=%llu%s", wg, (unsigned long long)slm,
-		 bar ? "/barrier" : "");
-	snprintf(c.desc, sizeof(c.desc), "%s", what);
-	bench_check_add(p, &c);
-}
-
-static void occupancy_checks(struct bench_check_plan *p)
-{
-	const struct dev_info *d = p->dev;
-	struct occ_live m;
-	unsigned big = d->max_wg < 256 ? (unsigned)d->max_wg : 256;
-	unsigned small = d->max_wg < 32 ? (unsigned)d->max_wg : 32;
-	uint64_t slm[] = { 1024, d->local_mem / 2, d->local_mem };
-	char what[1024];
-
-	occ_live_init(&m, d);
-	for (int bar = 1; bar >= 0; bar--)
-		for (unsigned w = small;; w = big) {
-			snprintf(what, sizeof(what), "residency probe, work-group %u%s: the probe's counts "
-				 "checked; %s", w, bar ? " with a barrier" : "",
-				 m.known ? "resident work-groups equal to the model's" : m.note);
-			probe_check(p, &m, w, 0, bar, what);
-			if (w == big)
-				break;
-		}
-	/* local memory up to the device limit (the probe's own words come out of the last) */
-	for (size_t i = 0; i < sizeof(slm) / sizeof(slm[0]); i++) {
-		uint64_t b = i == 2 ? slm[i] - 1024 : slm[i];
-		snprintf(what, sizeof(what), "local memory %llu of CL_DEVICE_LOCAL_MEM_SIZE %llu bytes "
-			 "per work-group: the probe runs and its counts are exact; %s",
-			 (unsigned long long)b, (unsigned long long)d->local_mem,
-			 m.known ? "residency equal to the model's (local-memory limited)" : m.note);
-		probe_check(p, &m, small, b, true, what);
-	}
-}
-
 static const struct bench_param probe_params[] = {
 	{ .name = "wg_size" }, { .name = "sg_size_requested" }, { .name = "sg_size_kernel" },
 	{ .name = "simd" }, { .name = "slm_requested" }, { .name = "local_mem_kernel" },
@@ -480,10 +445,12 @@ static const struct bench_param probe_params[] = {
 const struct bench_row occupancy_row = {
 	.cmd = {
 		.name = "occupancy",
-		.summary = "measured resident work-groups against the model (--check)",
+		.summary = "measured resident work-groups against the model and the driver (--check)",
 		.synopsis = "usage: bench occupancy [options]\n"
 			    "  Launches several times more work-groups than the device can hold; each records\n"
-			    "  its arrival and departure, and the peak count is the number resident at once.\n",
+			    "  its arrival and departure, and the peak count is the number resident at once.\n"
+			    "  Beside it: the model's prediction and the driver's own count\n"
+			    "  (cl_intel_concurrent_dispatch, where offered).\n",
 		.flags = BENCH_DEVICE | BENCH_SG | BENCH_SG_NATIVE,
 		.opts = occ_cli,
 		.opts_size = sizeof(struct occ_opts),
@@ -497,8 +464,8 @@ const struct bench_row occupancy_row = {
 	.params = probe_params,
 	.cols = probe_cols,
 	.title = occ_title,
-	.report = probe_report,
+	.report = occ_answers_report,
 	.teardown = occ_teardown,
 	.builds = occ_builds,
-	.checks = occupancy_checks,
+	.checks = occ_answers_checks,
 };

@@ -39,6 +39,9 @@ void probe_build(struct bench_run *r, const struct probe_cfg *cfg, struct probe_
 	bench_progress_step(r, SIZE_MAX, "building occupancy.cl %s", pk->opts);
 	pk->k = bench_build(r, "occupancy.cl", "occ_probe", pk->opts, &pk->prog, &pk->log);
 	prog_kernel_res(&r->pc, pk->k, 0, pk->log, &pk->res);
+	if (((const struct occ_opts *)r->opts)->dispatch == OCC_DISPATCH_CONCURRENT &&
+	    !conc_set_dispatch(pk->k, err, sizeof(err)))
+		cli_die(EXIT_FAIL, "--dispatch concurrent: %s", err);
 }
 
 void probe_kernel_free(struct probe_kernel *pk)
@@ -333,6 +336,8 @@ static void plan_check(const struct dev_info *d, struct occ_opts *o)
 		if (o->wg.v[i] > d->max_wg)
 			cli_usage_error("--wg %llu exceeds CL_DEVICE_MAX_WORK_GROUP_SIZE of '%s': allowed "
 					"1..%zu", (unsigned long long)o->wg.v[i], d->name, d->max_wg);
+	if (o->dispatch == OCC_DISPATCH_CONCURRENT && !conc_offered(d))
+		cli_usage_error("--dispatch concurrent: '%s' does not offer %s", d->name, CONC_EXTENSION);
 	for (size_t i = 0; i < o->slm.n; i++)
 		if (o->slm.v[i] > d->local_mem)
 			cli_usage_error("--slm %llu exceeds CL_DEVICE_LOCAL_MEM_SIZE of '%s': allowed 0..%llu",

@@ -8,7 +8,11 @@
 #define BENCH_OCCUPANCY_PROBE_H
 
 #include "row.h"
+#include "concurrent.h"
 #include "sgb.h"
+
+/* --dispatch: a normal launch, or a concurrent dispatch (cl_intel_concurrent_dispatch). */
+enum { OCC_DISPATCH_NORMAL, OCC_DISPATCH_CONCURRENT };
 
 /* Without --wg: OCC_WG_STEP..MAX:OCC_WG_STEP, MAX the device's maximum, at most OCC_WG_MAX. */
 #define OCC_WG_STEP 32
@@ -20,6 +24,8 @@ struct occ_opts {
 	struct range rows;                 /* bench barrier: the R of local range (1, R, 128) */
 	bool barrier_on, barrier_off;
 	bool check, waves;                 /* waves: the spelling of occupancy-waves' alias */
+	bool check_driver;                 /* --check-driver */
+	unsigned dispatch;                 /* --dispatch: OCC_DISPATCH_* */
 	unsigned spin;                     /* the probe: 0 calibrates */
 	uint64_t fixed_groups;             /* the probe's launch size, 0: automatic */
 };
@@ -102,6 +108,7 @@ struct occ_point {
 	bool measured;
 	const struct sgb_choice *sgc;   /* --sg-backend: the kernel's layer; NULL: not named */
 	uint64_t resident, resident_min, whole, occupied;  /* largest (min: smallest) of the reps */
+	struct conc_answer driver;      /* the driver's count (probe points) */
 };
 
 /* Per launch: the compared peak (whole on GPUs and accelerators, occupied on CPUs) and both. */
@@ -171,5 +178,16 @@ void occ_builds_add(struct bench_builds *b, bool without, bool with);
 void occ_build_add(struct bench_builds *b, const struct probe_cfg *cfg, const char *variant,
 		   const char *wg_source);
 void occ_teardown(struct bench_run *r);
+
+/* ---- the three answers of a probe point: model, driver, measurement (occupancy_check.c) ---- */
+
+/*
+ * After the table: what the driver answered, every disagreement between the three answers
+ * (printed, and the document's `residency_answers`), and the exit code of --check (the model
+ * against the measurement) and --check-driver (the driver against both).
+ */
+int occ_answers_report(struct bench_run *r);
+/* The checks of bench validate: the probe held to the model, and to the driver where offered. */
+void occ_answers_checks(struct bench_check_plan *p);
 
 #endif

@@ -106,7 +106,9 @@ static const struct cli_opt model_cli[] = {
 	  .help = "take SIMD width, GRF mode, local memory and barriers from what\n"
 		  "Intel's compiler builds of this kernel for the device's target\n"
 		  "(ocloc, as bench compile), e.g. transpose:shuffle; --sg and --grf\n"
-		  "are then the row's" },
+		  "are then the row's. A live device without such a target (a CPU)\n"
+		  "builds it with its own driver. Beside the model: the driver's\n"
+		  "count (cl_intel_concurrent_dispatch, where offered)" },
 	{ "list", NULL, CLI_FLAG, MO(list),
 	  .help = "the known devices; with --gpu, one device's parameters and sources" },
 	{ "device", "SPEC", CLI_STR, MO(co.device),
@@ -475,6 +477,8 @@ static int run(struct model_opts *o, const struct model_dev *m)
 				.regs_per_thread = o->regs };
 	struct occ_full full;
 	struct model_kernel mk;
+	struct conc_answer drv;
+	struct occ_result one = { 0 };
 	char why[256];
 	json_t *doc = NULL;
 	int rc;
@@ -489,15 +493,23 @@ static int run(struct model_opts *o, const struct model_dev *m)
 		k.slm_bytes = (unsigned long)mk.k.slm;
 		k.barrier = mk.k.barriers > 0;
 		k.grf_large = mk.k.grf > 128;
-		if (!o->co.quiet)
+		model_kernel_driver(&mk, m->live, &drv);
+		occ_predict(&m->d, &k, 1, &one);
+		if (!o->co.quiet) {
 			model_kernel_print(&mk, stdout);
+			model_kernel_driver_print(&drv, m->live, one.resident_wg, one.launchable,
+						  stdout);
+		}
 	}
 	if (o->co.json_path || o->co.csv_path) {
 		doc = res_doc_new(cli_argc, cli_argv, m->live, "model");
 		json_object_set_new(doc, "model_device", occ_params_json(&m->d));
 		json_object_set_new(doc, "model_choices", occ_choices_json(&m->d));
-		if (o->kernel)
-			json_object_set_new(doc, "kernel", model_kernel_json(&mk));
+		if (o->kernel) {
+			json_t *kj = model_kernel_json(&mk);
+			model_kernel_driver_json(kj, &drv, one.resident_wg, one.launchable);
+			json_object_set_new(doc, "kernel", kj);
+		}
 	}
 	if (o->full)
 		run_full(o, m, &full, doc);
@@ -543,7 +555,9 @@ const struct bench_tool model_tool = {
 			"  Predicts hardware threads, occupancy, waves and the limiting resource of a launch\n"
 			"  (docs/model.md, 'The occupancy model'), as the published tables write them.\n"
 			"  With --kernel, the kernel's SIMD width, register file, local memory and barriers\n"
-			"  are what Intel's compiler (ocloc) builds of it for the device's target.\n"
+			"  are what Intel's compiler (ocloc) builds of it for the device's target (a live\n"
+			"  device without one: its own driver's build), and beside the model's resident\n"
+			"  work-groups stands the driver's own count (cl_intel_concurrent_dispatch).\n"
 			"  Exit codes: 0 ok, 1 the compiler refused --kernel, 2 bad usage or unknown device\n"
 			"  name, 77 no OpenCL platform, a live device the model does not know, or no ocloc.\n",
 		.opts = model_cli,

@@ -25,6 +25,39 @@ void val_row_child_mode(void)
 	flight.child = true;
 }
 
+/*
+ * The first disagreement the row's report failed on, from its document's residency_answers
+ * (bench occupancy: the model, the driver's count, the measurement), into buf; false if none.
+ */
+static bool failed_answer(const struct bench_run *r, char *buf, size_t len)
+{
+	json_t *list = json_object_get(json_object_get(r->doc, "residency_answers"), "disagreements");
+	json_t *e, *v;
+	const char *key;
+	size_t i;
+	int n = 0;
+	bool first = true;
+
+	json_array_foreach(list, i, e) {
+		if (!json_is_true(json_object_get(e, "fails")))
+			continue;
+		n = snprintf(buf, len, "%s disagrees with its check at point %lld (%s):", r->row->cmd.name,
+			     (long long)json_integer_value(json_object_get(e, "point")),
+			     json_string_value(json_object_get(e, "pair")));
+		json_object_foreach(e, key, v) {
+			if (!json_is_integer(v) || strcmp(key, "point") == 0 || n < 0 || (size_t)n >= len)
+				continue;
+			n += snprintf(buf + n, len - (size_t)n, "%s %s %lld", first ? "" : ",", key,
+				      (long long)json_integer_value(v));
+			first = false;
+		}
+		if (n >= 0 && (size_t)n < len && json_string_value(json_object_get(e, "why")))
+			snprintf(buf + n, len - (size_t)n, ": %s", json_string_value(json_object_get(e, "why")));
+		return true;
+	}
+	return false;
+}
+
 /* The row's points and its report's verdict, from the harness. */
 static void collect(const struct bench_run *r, int report_rc, void *arg)
 {
@@ -56,9 +89,11 @@ static void collect(const struct bench_run *r, int report_rc, void *arg)
 			 ? bench_run_skipped(r) : "no configuration planned");
 	} else if (report_rc) {
 		c->res = VAL_FAIL;
-		snprintf(c->reason, sizeof(c->reason), "%s disagrees with its check: the model predicts %llu "
-			 "resident work-groups (%s)", r->row->cmd.name, ok->model.resident_wg,
-			 ok->model.cu_limiter ? ok->model.cu_limiter : "no limiter");
+		if (!failed_answer(r, c->reason, sizeof(c->reason)))
+				snprintf(c->reason, sizeof(c->reason), "%s disagrees with its check: the model "
+				 "predicts %llu resident work-groups (%s)", r->row->cmd.name,
+				 ok->model.resident_wg, ok->model.cu_limiter ? ok->model.cu_limiter
+				 : "no limiter");
 	} else {
 		c->res = VAL_PASS;
 		snprintf(c->reason, sizeof(c->reason), "%s", ok->reason);

@@ -24,6 +24,7 @@ OI = {"black": "#000000", "orange": "#E69F00", "sky": "#56B4E9", "green": "#009E
 SERIES = [OI[k] for k in ("blue", "orange", "green", "purple", "sky", "vermillion", "black")]
 MARKERS = ["o", "s", "D", "^", "v", "P", "X"]
 MODEL = OI["vermillion"]   # the model's lines, on every chart
+DRIVER = OI["black"]       # the driver's own count (bench occupancy)
 BAD = OI["purple"]         # failed and skipped points
 BAD_TEXT = "#8E3A6B"       # the same hue, dark enough to read as text
 

@@ -205,6 +205,9 @@ static void check_plateau(const struct chase_plateau *p, uint64_t first, uint64_
 	CHECK(strcmp(p->label, label) == 0);
 }
 
+/* The cache sizes of the synthetic curves, as a device (or --l1, --llc) would give them. */
+#define CACHES(l1, llc) (&(struct chase_caches){ (l1), (llc), "test", "test" })
+
 static void test_plateaus(void)
 {
 	struct chase_rule r = CHASE_RULE_DEFAULT;
@@ -215,34 +218,32 @@ static void test_plateaus(void)
 	make_curve(&c, gpu_like);
 	n = chase_plateaus(c.ws, c.ns, c.n, &r, p, 16);
 	CHECK_EQ_U(n, 3);
-	chase_label(p, n, MI(50));
+	chase_label(p, n, CACHES(KI(192), MI(50)));
 	check_plateau(&p[0], KI(1), KI(192), 20, "first-level cache");
 	check_plateau(&p[1], KI(320), MI(24), 150, "last-level cache");
 	check_plateau(&p[2], MI(56), 1ull << 30, 400, "device memory");
-	chase_label(p, n, 0);   /* cache size unknown: by order */
-	CHECK(strcmp(p[1].label, "last-level cache") == 0 && strcmp(p[2].label, "device memory") == 0);
 
 	make_curve(&c, noisy);
 	n = chase_plateaus(c.ws, c.ns, c.n, &r, p, 16);
 	CHECK_EQ_U(n, 3);
-	chase_label(p, n, MI(50));
+	chase_label(p, n, CACHES(KI(192), MI(50)));
 	check_plateau(&p[0], KI(1), KI(192), 20, "first-level cache");
 	check_plateau(&p[1], KI(320), MI(24), 150, "last-level cache");
 	check_plateau(&p[2], MI(56), 1ull << 30, 400, "device memory");
 	CHECK_EQ_U(p[1].outliers, 1);
 	CHECK_EQ_U(p[2].outliers, 1);
 
-	make_curve(&c, flat);
+	make_curve(&c, flat);   /* one plateau across both sizes: neither level */
 	n = chase_plateaus(c.ws, c.ns, c.n, &r, p, 16);
 	CHECK_EQ_U(n, 1);
-	chase_label(p, n, MI(50));
-	check_plateau(&p[0], KI(1), 1ull << 30, 33, "first-level cache");
+	chase_label(p, n, CACHES(KI(192), MI(50)));
+	check_plateau(&p[0], KI(1), 1ull << 30, 33, "plateau 1");
 	CHECK_EQ_U(p[0].points, 81);
 
-	make_curve(&c, four_levels);
+	make_curve(&c, four_levels);   /* every level, one of them between L1 and the LLC */
 	n = chase_plateaus(c.ws, c.ns, c.n, &r, p, 16);
 	CHECK_EQ_U(n, 4);
-	chase_label(p, n, MI(50));
+	chase_label(p, n, CACHES(KI(128), MI(50)));
 	check_plateau(&p[0], KI(1), KI(128), 20, "first-level cache");
 	check_plateau(&p[1], KI(224), MI(20), 200, "intermediate cache");
 	check_plateau(&p[2], MI(24), MI(48), 280, "last-level cache");
@@ -251,13 +252,83 @@ static void test_plateaus(void)
 	make_curve(&c, burst);   /* two plateaus split by the burst, joined again */
 	n = chase_plateaus(c.ws, c.ns, c.n, &r, p, 16);
 	CHECK_EQ_U(n, 3);
-	chase_label(p, n, MI(50));
+	chase_label(p, n, CACHES(KI(192), MI(50)));
 	check_plateau(&p[1], KI(320), MI(24), 150, "last-level cache");
 	CHECK_EQ_U(p[1].outliers, 2);
 	CHECK_EQ_U(p[1].points, 24);   /* 320 KiB .. 24 MiB: 26 sizes, 2 of them the burst */
 
 	make_curve(&c, ramp);   /* 8% per step: never three sizes within 10% */
 	CHECK_EQ_U(chase_plateaus(c.ws, c.ns, c.n, &r, p, 16), 0);
+}
+
+/* The sizes of a --sizes range at 4 per octave (at most 64). */
+static void sweep(const char *range, uint64_t *ws, size_t *m)
+{
+	uint64_t *v = NULL;
+	char err[64];
+
+	CHECK(chase_sizes_parse(range, 4, 64, 16ull << 30, &v, m, err, sizeof(err)) && *m <= 64);
+	memcpy(ws, v, *m * sizeof(*ws));
+	free(v);
+}
+
+/*
+ * An H100-like sweep from 1 MiB (issue 26): the first plateau is the L2, never the
+ * first-level cache; with the sizes unknown, neutral names.
+ */
+static double h100_from_1mi(uint64_t s, size_t i)
+{
+	(void)i;
+	if (s <= MI(16)) return 146.8;
+	if (s <= MI(48)) return 146.8 + (double)(s - MI(16)) / (double)MI(32) * 300;
+	return 620;
+}
+
+static void test_labels_above_l1(void)
+{
+	struct chase_rule r = CHASE_RULE_DEFAULT;
+	struct chase_plateau p[16];
+	uint64_t ws[64];
+	double ns[64];
+	size_t m = 0, n;
+
+	sweep("1Mi..256Mi", ws, &m);
+	for (size_t i = 0; i < m; i++)
+		ns[i] = h100_from_1mi(ws[i], i);
+	n = chase_plateaus(ws, ns, m, &r, p, 16);
+	CHECK_EQ_U(n, 2);
+	chase_label(p, n, CACHES(KI(256), MI(50)));
+	check_plateau(&p[0], MI(1), MI(16), 146.8, "last-level cache");
+	check_plateau(&p[1], MI(56), MI(256), 620, "device memory");
+	chase_label(p, n, CACHES(0, MI(50)));   /* L1 unknown: the LLC cannot be told from it */
+	CHECK(strcmp(p[0].label, "plateau 1") == 0 && strcmp(p[1].label, "device memory") == 0);
+	chase_label(p, n, CACHES(0, 0));        /* nothing known: neutral names alone */
+	CHECK(strcmp(p[0].label, "plateau 1") == 0 && strcmp(p[1].label, "plateau 2") == 0);
+	chase_label(p, n, CACHES(KI(256), 0));  /* L1 alone: above it, no level can be named */
+	CHECK(strcmp(p[0].label, "plateau 1") == 0 && strcmp(p[1].label, "plateau 2") == 0);
+	chase_label(p, n, CACHES(MI(64), MI(50)));   /* an L1 above the LLC is not used */
+	CHECK(strcmp(p[0].label, "plateau 1") == 0 && strcmp(p[1].label, "device memory") == 0);
+}
+
+/* A sweep from above L1 that ends below the LLC: two cache levels, no memory. */
+static void test_labels_within_llc(void)
+{
+	struct chase_rule r = CHASE_RULE_DEFAULT;
+	struct chase_plateau p[16];
+	uint64_t ws[64];
+	double ns[64];
+	size_t m = 0, n;
+
+	sweep("512Ki..32Mi", ws, &m);
+	for (size_t i = 0; i < m; i++)
+		ns[i] = ws[i] <= MI(2) ? 40 : 90;   /* a private L2 to 2 MiB, then the shared L3 */
+	n = chase_plateaus(ws, ns, m, &r, p, 16);
+	CHECK_EQ_U(n, 2);
+	chase_label(p, n, CACHES(KI(48), MI(48)));
+	CHECK(strcmp(p[0].label, "intermediate cache") == 0);
+	CHECK(strcmp(p[1].label, "last-level cache") == 0);
+	CHECK_EQ_U(p[1].last_bytes, ws[m - 1]);
+	CHECK(ws[m - 1] < MI(48));
 }
 
 int main(void)
@@ -268,5 +339,7 @@ int main(void)
 	test_lap_sum();
 	test_sizes();
 	test_plateaus();
+	test_labels_above_l1();
+	test_labels_within_llc();
 	return UNIT_RESULT();
 }

@@ -19,6 +19,7 @@ RUNS = {
     "vecadd": (["vecadd", "--groups", "1..6"], INTEL),
     "vecadd-again": (["vecadd", "--groups", "1..6"], INTEL),
     "occupancy": (["occupancy", "--wg", "64,128", "--slm", "0,8Ki"], INTEL),
+    "occupancy-pocl": (["occupancy", "--wg", "64"], POCL),   # the driver's count not offered
     "waves": (["occupancy", "--waves", "--wg", "64", "--groups", "1..4"], INTEL),
     "sg-info": (["sg-info", "--sg", "8,16"], INTEL),
     "sg-copy": (["sg-copy", "--size", "1Mi"], INTEL),

@@ -160,6 +160,30 @@ def check_self_contained(page):
     check(not dup, f"duplicate ids: {dup[:10]}")
 
 
+def check_driver(by_file):
+    """The driver's count on the residency chart: Intel's CPU runtime offers it (a dotted step
+    line, each point whose measurement differs marked and listed), PoCL does not (said so)."""
+    intel = by_file.get("occupancy.json", ({}, ""))[1]
+    check(re.search(r'id="c\d+-driver-resident-', intel) is not None,
+          "occupancy (Intel): no line of the driver's count")
+    check("clGetKernelMaxConcurrentWorkGroupCountINTEL" in intel,
+          "occupancy (Intel): the caption does not name the driver's count")
+    differs = re.search(r"(\d+) of (\d+) differ from the driver", intel)
+    if check(differs is not None, "occupancy (Intel): no count of points that differ from the driver"):
+        n = int(differs.group(1))
+        check((n > 0) == (re.search(r'id="c\d+-driver-disagree-', intel) is not None),
+              f"occupancy (Intel): {n} points differ from the driver, marks disagree")
+        check(n == 0 or ", driver " in intel, "occupancy (Intel): the differences are not listed")
+        check(n == 0 or "Why the driver" in intel, "occupancy (Intel): the differences unexplained")
+    pocl = by_file.get("occupancy-pocl.json", ({}, ""))[1]
+    check("The driver&#x27;s count: not offered" in pocl or "The driver's count: not offered" in pocl,
+          "occupancy (PoCL): the caption does not say the driver's count is not offered")
+    check("does not list cl_intel_concurrent_dispatch" in pocl,
+          "occupancy (PoCL): the reason it is not offered is missing")
+    check(re.search(r'id="c\d+-driver-resident-', pocl) is None,
+          "occupancy (PoCL): a driver's line without a count")
+
+
 def main():
     bench, report_py = sys.argv[1], sys.argv[2]
     with bt.tmpdir() as tmp:
@@ -196,6 +220,7 @@ def main():
             nfig += len(figs)
         check("disagree" in by_file.get("occupancy-disagree.json", ({}, ""))[1],
               "the occupancy point the model does not predict is not marked")
+        check_driver(by_file)
         pngs = sorted(os.listdir(png)) if os.path.isdir(png) else []
         check(len(pngs) == nfig, f"{len(pngs)} PNG files for {nfig} charts")
         for p in pngs:

@@ -13,6 +13,7 @@
  *   BENCH_STUB_KERNEL  launch faults (oor-launch, crash or hang of clEnqueueNDRangeKernel)
  *                      only for kernels whose function name contains this text
  *   BENCH_STUB_DEVICE_TYPE  gpu or cpu: the type the device reports (default: the real one)
+ *   BENCH_STUB_CONCURRENT  N: cl_intel_concurrent_dispatch offered, answering N (stub_conc.c)
  *   BENCH_STUB_FAULT_ONCE   a file name: the faults apply in the one process that makes the
  *                      file; a later process finds it and runs clean (a flaky driver)
  *
@@ -31,6 +32,8 @@
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #include <CL/cl_icd.h>
 #include <CL/cl_ext.h>
+
+#include "stub_conc.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -587,8 +590,8 @@ static bool load_target(void)
 }
 
 /* The patched entry placed last in the table (OpenCL 2.0's entries follow 1.2's). */
-_Static_assert(offsetof(struct _cl_icd_dispatch, clCreateCommandQueueWithProperties) >
-	       offsetof(struct _cl_icd_dispatch, clEnqueueMigrateMemObjects), "table order");
+_Static_assert(offsetof(struct _cl_icd_dispatch, clSetKernelExecInfo) >
+	       offsetof(struct _cl_icd_dispatch, clCreateCommandQueueWithProperties), "table order");
 
 /* Makes the pages of the driver's table from first to last writable. */
 static bool unprotect(void *first, void *last)
@@ -616,11 +619,11 @@ static void setup(void)
 	}
 	d->clGetPlatformInfo(stub.platform, CL_PLATFORM_NAME, sizeof(real), real, NULL);
 	snprintf(stub.platform_name, sizeof(stub.platform_name), "Bench stub driver over %s", real);
-	if (!unprotect(d, &d->clCreateCommandQueueWithProperties))
+	if (!unprotect(d, &d->clSetKernelExecInfo))
 		return;
 	stub.orig.clGetKernelInfo = d->clGetKernelInfo;
 	patch_table(d);
-	stub.ok = true;
+	stub.ok = stub_conc_setup(d, stub.platform, stub.device);
 }
 
 EXPORT CL_API_ENTRY cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint n, cl_platform_id *platforms,

@@ -2,11 +2,12 @@
 """Runs a command with the fault-injecting stub driver (stub_icd.c) as the only OpenCL driver.
 
 usage: stub_run.py --stub LIB --target pocl|intel [--fault SPEC] [--kernel NAME]
-                   [--device-type gpu|cpu] [--once] -- CMD...
+                   [--device-type gpu|cpu] [--concurrent N] [--once] -- CMD...
 Writes stub.icd (naming LIB) into a folder of this run, points OCL_ICD_VENDORS at it and
 BENCH_STUB_TARGET at the real driver's library, read from the .icd files of the registry the
 test setup gives (OCL_ICD_VENDORS: .deps/icd), then runs CMD and exits with its code. --fault,
---kernel and --device-type set BENCH_STUB_FAULT, BENCH_STUB_KERNEL and BENCH_STUB_DEVICE_TYPE;
+--kernel, --device-type and --concurrent set BENCH_STUB_FAULT, BENCH_STUB_KERNEL,
+BENCH_STUB_DEVICE_TYPE and BENCH_STUB_CONCURRENT;
 --once sets BENCH_STUB_FAULT_ONCE to a file of this run (the faults hit one process: a flake).
 @TMPDIR@ in CMD is a folder of this run, removed after it. Exit 77 where the registry has no
 such driver (an AddressSanitizer registry leaves some out).
@@ -40,6 +41,7 @@ def main():
     ap.add_argument("--fault")
     ap.add_argument("--kernel")
     ap.add_argument("--device-type", choices=["gpu", "cpu"])
+    ap.add_argument("--concurrent")
     ap.add_argument("--once", action="store_true")
     ap.add_argument("cmd", nargs=argparse.REMAINDER)
     a = ap.parse_args()
@@ -56,7 +58,8 @@ def main():
         env = dict(os.environ, OCL_ICD_VENDORS=icd, BENCH_STUB_TARGET=lib)
         once = os.path.join(d, "once") if a.once else None
         for var, val in (("BENCH_STUB_FAULT", a.fault), ("BENCH_STUB_KERNEL", a.kernel),
-                         ("BENCH_STUB_DEVICE_TYPE", a.device_type), ("BENCH_STUB_FAULT_ONCE", once)):
+                         ("BENCH_STUB_DEVICE_TYPE", a.device_type), ("BENCH_STUB_FAULT_ONCE", once),
+                         ("BENCH_STUB_CONCURRENT", a.concurrent)):
             env.pop(var, None)
             if val:
                 env[var] = val

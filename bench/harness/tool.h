@@ -160,6 +160,15 @@ void bench_outputs_open(const struct common_opts *o);
 int bench_outputs_write(const struct common_opts *o, json_t *doc);
 /* Removes the reserved output files (an exit before they are written). */
 void bench_outputs_drop(void);
+/*
+ * The one rule of outputs for a tool's own files (outfile.h): registers an input of the
+ * command before any work (what names it: "BASE", "the suite"), exit 2 where it cannot be
+ * read or is one of the outputs; reserves the output opt names ("--json"), exit 2 naming the
+ * option, the path and why (a folder, an input of the command, another output). Every
+ * output and input is checked before the command does any work.
+ */
+void bench_input(const char *what, const char *path);
+void bench_output(struct outf *o, const char *opt, const char *path);
 
 /* ---- documents of several runs (harness/views.c, session.c) ---- */
 

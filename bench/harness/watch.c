@@ -129,7 +129,7 @@ static void *watch_main(void *arg)
 			if (!atomic_compare_exchange_strong(&watch.sig, &first, s)) {
 				/* a second signal: stop now */
 				if (atomic_exchange(&watch.finishing, true)) {
-					res_out_abort_all_signal();   /* the main thread was writing */
+					outf_abort_all_signal();   /* the main thread was writing */
 					_exit(watch_exit_code(first));
 				}
 				abandon(NULL, watch_sig_name(first), watch_exit_code(first));

@@ -124,39 +124,31 @@ static void compare_check(void *opts, const struct cli_set *given)
 
 /* ---- outputs, reserved before any work ---- */
 
-static struct res_out out_json, out_junit, out_md;
+static struct outf out_json = OUTF_INIT, out_junit = OUTF_INIT, out_md = OUTF_INIT;
 
 static void drop_outputs(void)
 {
-	res_out_abort(&out_json);
-	res_out_abort(&out_junit);
-	res_out_abort(&out_md);
+	outf_abort(&out_json);
+	outf_abort(&out_junit);
+	outf_abort(&out_md);
 }
 
-static void reserve(struct res_out *o, const char *opt, const char *path)
+/* The documents read and the files written, every one checked before any work. */
+static void files_open(const struct compare_opts *o)
 {
-	char err[1024];
-
-	if (path && !res_out_open(o, path, err, sizeof(err)))
-		cli_usage_error("--%s %s", opt, err);
-}
-
-static void outputs_open(const struct compare_opts *o)
-{
-	const char *p[3] = { o->json_path, o->junit_path, o->markdown_path };
-
-	out_json.fd = out_junit.fd = out_md.fd = -1;
 	atexit(drop_outputs);
-	for (int i = 0; i < 3; i++)
-		for (int j = i + 1; j < 3; j++)
-			if (p[i] && p[j] && strcmp(p[i], p[j]) == 0)
-				cli_usage_error("two outputs name the same file '%s'", p[i]);
-	reserve(&out_json, "json", o->json_path);
-	reserve(&out_junit, "junit", o->junit_path);
-	reserve(&out_md, "markdown", o->markdown_path);
+	if (!o->baseline_dir)
+		bench_input("BASE", o->operands.v[0]);
+	bench_input("NEW", o->operands.v[o->baseline_dir ? 0 : 1]);
+	if (o->json_path)
+		bench_output(&out_json, "--json", o->json_path);
+	if (o->junit_path)
+		bench_output(&out_junit, "--junit", o->junit_path);
+	if (o->markdown_path)
+		bench_output(&out_md, "--markdown", o->markdown_path);
 }
 
-static void commit(struct res_out *o, const char *path, char *text)
+static void commit(struct outf *o, const char *path, char *text)
 {
 	char err[1024];
 
@@ -164,7 +156,7 @@ static void commit(struct res_out *o, const char *path, char *text)
 		return;
 	if (!text)
 		cli_die(EXIT_FAIL, "out of host memory writing %s", path);
-	if (!res_out_commit(o, text, strlen(text), err, sizeof(err)))
+	if (!outf_commit(o, text, strlen(text), err, sizeof(err)))
 		cli_die(EXIT_FAIL, "%s", err);
 	free(text);
 }
@@ -202,10 +194,12 @@ static int compare_main(void *opts)
 	struct cmp_result c = { .o = &o->rules };
 	char *base_path = NULL;
 
-	outputs_open(o);
+	files_open(o);
 	cmp_doc_load(&c.new_, o->operands.v[o->baseline_dir ? 0 : 1]);
-	if (o->baseline_dir)
+	if (o->baseline_dir) {
 		base_path = baseline_path(o->baseline_dir, &c.new_);
+		bench_input("BASE", base_path);
+	}
 	cmp_doc_load(&c.base, base_path ? base_path : o->operands.v[0]);
 	cmp_compare(&c);
 	if (!o->quiet)

@@ -332,11 +332,11 @@ static void same_machine(const struct cmp_doc *docs, size_t n)
 	}
 }
 
-static struct res_out out = { .fd = -1 };
+static struct outf out = OUTF_INIT;
 
 static void drop_output(void)
 {
-	res_out_abort(&out);
+	outf_abort(&out);
 }
 
 static int export_main(void *opts)
@@ -347,8 +347,12 @@ static int export_main(void *opts)
 	char err[1024];
 
 	atexit(drop_output);
-	if (!res_out_open(&out, o->output, err, sizeof(err)))
-		cli_usage_error("-o %s", err);
+	for (size_t i = 0; i < n; i++) {
+		char what[32];
+		snprintf(what, sizeof(what), "document %zu", i + 1);
+		bench_input(what, o->operands.v[i + 1]);
+	}
+	bench_output(&out, "-o", o->output);
 	for (size_t i = 0; i < n; i++)
 		cmp_doc_load(&docs[i], o->operands.v[i + 1]);
 	same_machine(docs, n);

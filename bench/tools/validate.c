@@ -289,6 +289,13 @@ static int run_checks(struct val_ctx *v, const struct val_opts *o)
 	return rc;
 }
 
+static struct outf junit = OUTF_INIT;
+
+static void drop_junit(void)
+{
+	outf_abort(&junit);
+}
+
 static int validate_main(void *opts)
 {
 	struct val_opts *o = opts;
@@ -299,12 +306,15 @@ static int validate_main(void *opts)
 
 	if (o->kernels && access(o->kernels, R_OK | X_OK) != 0)
 		cli_usage_error("--kernels '%s' is not a readable folder", o->kernels);
+	if (o->known)
+		val_known_load(&v, o->known);
+	atexit(drop_junit);
+	if (o->junit && !o->list)
+		bench_output(&junit, "--junit", o->junit);
 	if (!o->device)
 		o->device = getenv("BENCH_DEVICE");
 	if (!dev_list_query(&devs, err, sizeof(err)) || !(v.dev = dev_select(&devs, o->device, err, sizeof(err))))
 		cli_die(EXIT_USAGE, "%s%s", o->device && devs.n ? "--device " : "", err);
-	if (o->known)
-		val_known_load(&v, o->known);
 	plan(&v);
 	if (o->filter || o->exclude)
 		filter(&v, o->filter, o->exclude);
@@ -319,7 +329,7 @@ static int validate_main(void *opts)
 			val_print_tap(&v, stdout);
 		if (!o->quiet)
 			val_print_table(&v, o->tap ? stderr : stdout);
-		if (o->junit && !val_write_junit(&v, o->junit, err, sizeof(err))) {
+		if (o->junit && !val_write_junit(&v, &junit, err, sizeof(err))) {
 			fprintf(stderr, "bench validate: %s\n", err);
 			rc = EXIT_FAIL;
 		}

@@ -310,14 +310,18 @@ static void junit_counts(const struct val_ctx *v, const char *suite, unsigned *n
 	}
 }
 
-bool val_write_junit(const struct val_ctx *v, const char *path, char *err, size_t len)
+bool val_write_junit(const struct val_ctx *v, struct outf *o, char *err, size_t len)
 {
-	FILE *f = fopen(path, "w");
+	char *text = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&text, &size);
 	unsigned n, fail, skip;
 	double secs;
+	bool ok;
 
 	if (!f) {
-		snprintf(err, len, "--junit %s: cannot write: %s", path, strerror(errno));
+		snprintf(err, len, "--junit: %s", strerror(errno));
+		outf_abort(o);
 		return false;
 	}
 	junit_counts(v, NULL, &n, &fail, &skip, &secs);
@@ -344,8 +348,12 @@ bool val_write_junit(const struct val_ctx *v, const char *path, char *err, size_
 	}
 	fprintf(f, "</testsuites>\n");
 	if (fclose(f) != 0) {
-		snprintf(err, len, "--junit %s: %s", path, strerror(errno));
+		snprintf(err, len, "--junit: %s", strerror(errno));
+		outf_abort(o);
+		free(text);
 		return false;
 	}
-	return true;
+	ok = outf_commit(o, text, size, err, len);
+	free(text);
+	return ok;
 }

@@ -89,7 +89,7 @@ void val_known_apply(struct val_ctx *v);
 const char *val_res_name(enum val_res r);
 void val_print_table(const struct val_ctx *v, FILE *f);
 void val_print_tap(const struct val_ctx *v, FILE *f);
-/* Writes JUnit XML; false with a message. */
-bool val_write_junit(const struct val_ctx *v, const char *path, char *err, size_t len);
+/* Writes JUnit XML to o (reserved before any work); false with a message. */
+bool val_write_junit(const struct val_ctx *v, struct outf *o, char *err, size_t len);
 
 #endif

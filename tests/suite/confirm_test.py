@@ -62,7 +62,7 @@ def case_baseline():
                   p["time_ns"]["n"] == sum(doc["points"][i]["time_ns"]["n"] for doc in docs),
                   f"baseline: point {i}: spread {rs} against the runs' medians {meds}")
         bad = [(paths[:2] + ["-o", out], "give 3 to 64 results documents"),
-               (paths + ["-o", paths[0]], "is run 1: a baseline is written beside its runs"),
+               (paths + ["-o", paths[0]], "it is run 1 '"),
                (paths, "give -o FILE")]
         for args, msg in bad:
             r = bt.run([BENCH, "baseline"] + args)

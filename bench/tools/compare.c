@@ -4,6 +4,7 @@
  * criterion's noise band, Pinpoint's inconclusive and nvbench's comparison in cycles); this
  * file is the command: its options, its outputs reserved before any work, the baseline folder.
  */
+#include "rows.h"
 #include "tool.h"
 #include "verdict.h"
 #include "results.h"
@@ -37,7 +38,7 @@ struct compare_opts {
 	struct cmp_rules rules;
 	const char *baseline_dir;
 	const char *json_path, *junit_path, *markdown_path;
-	bool quiet;
+	bool quiet, allow_partial;
 };
 
 static void parse_alpha(void *base, const char *arg)
@@ -68,13 +69,39 @@ static void parse_mult(void *base, const char *arg)
 	((struct compare_opts *)base)->rules.spread_mult = m;
 }
 
+/* Whether the first len bytes of name are a benchmark a document can hold; else lists them. */
+static bool known_benchmark(const char *name, size_t len, char *list, size_t list_len)
+{
+	const char *names[64] = { "model", "compile" };   /* the tools that write documents */
+	const struct bench_row *row;
+	size_t n = 2;
+
+	for (size_t i = 0; (row = bench_row_at(i)) && n < 64; i++)
+		names[n++] = row->benchmark ? row->benchmark : row->cmd.name;
+	list[0] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		if (strlen(names[i]) == len && strncmp(names[i], name, len) == 0)
+			return true;
+		bool seen = false;
+		for (size_t k = 0; k < i; k++)
+			seen = seen || strcmp(names[k], names[i]) == 0;
+		if (!seen)
+			snprintf(list + strlen(list), list_len - strlen(list), "%s%s", i ? ", " : "", names[i]);
+	}
+	return false;
+}
+
 static void parse_noise_for(void *base, const char *arg)
 {
 	struct cmp_rules *o = &((struct compare_opts *)base)->rules;
 	const char *eq = strchr(arg, '=');
+	char list[512];
 
 	if (!eq || eq == arg)
 		cli_usage_error("--noise-for '%s' is not BENCH=PCT (e.g. vecadd=5)", arg);
+	if (!known_benchmark(arg, (size_t)(eq - arg), list, sizeof(list)))
+		cli_usage_error("--noise-for '%s': '%.*s' is not a benchmark of a results document: one "
+				"of %s", arg, (int)(eq - arg), arg, list);
 	if (o->n_noise_for == CMP_MAX_NOISE_FOR)
 		cli_usage_error("--noise-for given more than %d times", CMP_MAX_NOISE_FOR);
 	o->noise_for[o->n_noise_for++] = (struct cmp_noise_for){
@@ -108,6 +135,9 @@ static const struct cli_opt compare_cli[] = {
 	{ "markdown", "FILE", CLI_STR, CO(markdown_path),
 	  .help = "write a Markdown summary (for a merge-request comment)" },
 	{ "quiet", NULL, CLI_FLAG, CO(quiet), .help = "print no table" },
+	{ "allow-partial", NULL, CLI_FLAG, CO(allow_partial),
+	  .help = "read an interrupted or empty document as it is (refused without:\n"
+		  "its missing points would read as `missing`)" },
 	{ 0 } };
 
 static void compare_check(void *opts, const struct cli_set *given)
@@ -195,6 +225,7 @@ static int compare_main(void *opts)
 	char *base_path = NULL;
 
 	files_open(o);
+	cmp_doc_allow_partial(o->allow_partial);
 	cmp_doc_load(&c.new_, o->operands.v[o->baseline_dir ? 0 : 1]);
 	if (o->baseline_dir) {
 		base_path = baseline_path(o->baseline_dir, &c.new_);

@@ -29,6 +29,7 @@ struct export_opts {
 	struct cli_operands operands;
 	const char *order;       /* --order: dotted integers, or "driver" */
 	const char *output;      /* -o */
+	bool allow_partial;      /* --allow-partial */
 };
 
 #define EO(f) offsetof(struct export_opts, f)
@@ -38,6 +39,9 @@ static const struct cli_opt export_cli[] = {
 		  "dotted integers (1.2.3); `driver` takes the documents' driver version" },
 	{ "output", "FILE", CLI_STR, EO(output), .help = "write the report to FILE",
 	  .short_name = 'o' },
+	{ "allow-partial", NULL, CLI_FLAG, EO(allow_partial),
+	  .help = "export an interrupted document's points (marked in the run's\n"
+		  "`interrupted` field); refused without" },
 	{ 0 } };
 
 static bool dotted_integers(const char *s)
@@ -173,6 +177,12 @@ static json_t *run_json(const struct cmp_doc *docs, size_t n, const char *order)
 	set_field(r, "git_describe", json_object_get(json_object_get(docs[0].root, "tool"), "git_describe"));
 	char *s = json_dumps(names, JSON_COMPACT);
 	json_object_set_new(r, "documents", json_string(s ? s : "[]"));
+	for (size_t i = 0; i < n; i++)   /* --allow-partial: which run was cut short, and by what */
+		if (docs[i].interrupted) {
+			char note[512];
+			snprintf(note, sizeof(note), "%s (by %s)", docs[i].path, docs[i].interrupted);
+			json_object_set_new(r, "interrupted", json_string(note));
+		}
 	free(s);
 	json_decref(names);
 	return r;
@@ -292,17 +302,21 @@ static json_t *test_json(const struct cmp_point *p)
 	return t;
 }
 
-/* Every point's test, named; a name seen before gets #2, #3, ... */
-static json_t *tests_json(const struct cmp_doc *docs, size_t n)
+/* Every point's test, named; a name seen before gets #2, #3, ... *left counts the ok points
+ * with no figure to export (no times, no residency: sg-info's mapping, a --validate-only run). */
+static json_t *tests_json(const struct cmp_doc *docs, size_t n, size_t *left)
 {
 	json_t *tests = json_array(), *seen = json_object();
 
+	*left = 0;
 	for (size_t d = 0; d < n; d++)
 		for (size_t i = 0; i < docs[d].n; i++) {
 			json_t *t = test_json(&docs[d].pts[i]);
 			char name[1024], unique[1100];
-			if (!t)
+			if (!t) {
+				*left += strcmp(docs[d].pts[i].status, "ok") == 0;
 				continue;
+			}
 			test_name(&docs[d].pts[i], name, sizeof(name));
 			json_int_t k = json_integer_value(json_object_get(seen, name)) + 1;
 			json_object_set_new(seen, name, json_integer(k));
@@ -317,6 +331,34 @@ static json_t *tests_json(const struct cmp_doc *docs, size_t n)
 		}
 	json_decref(seen);
 	return tests;
+}
+
+/* The tests of the documents: none is refused; ok points with no figure are named on stderr. */
+static json_t *tests_checked(const struct cmp_doc *docs, size_t n)
+{
+	size_t left, total = 0;
+	json_t *tests = tests_json(docs, n, &left);
+
+	for (size_t i = 0; i < n; i++)
+		total += docs[i].n;
+	if (!json_array_size(tests))
+		cli_die(EXIT_USAGE, "no test to export: the %zu points of the document%s are skipped or "
+			"have no time or residency (%zu ok without either)", total, n > 1 ? "s" : "", left);
+	if (left)
+		fprintf(stderr, "bench export: %zu ok point%s without a time or residency (sg-info's mapping, "
+			"a --validate-only run) left out of the %zu tests\n", left, left > 1 ? "s" : "",
+			json_array_size(tests));
+	return tests;
+}
+
+/* A document given twice would export its run's tests twice, as tests #2. */
+static void distinct_documents(const struct export_opts *o)
+{
+	for (size_t i = 1; i < o->operands.n; i++)
+		for (size_t j = i + 1; j < o->operands.n; j++)
+			if (outf_same_file(o->operands.v[i], o->operands.v[j]))
+				cli_usage_error("document %zu '%s' is document %zu '%s' again: its tests would "
+						"be exported twice", j, o->operands.v[j], i, o->operands.v[i]);
 }
 
 /* All documents come from one host and one device and driver: one LNT machine. */
@@ -347,6 +389,8 @@ static int export_main(void *opts)
 	char err[1024];
 
 	atexit(drop_output);
+	distinct_documents(o);
+	cmp_doc_allow_partial(o->allow_partial);
 	for (size_t i = 0; i < n; i++) {
 		char what[32];
 		snprintf(what, sizeof(what), "document %zu", i + 1);
@@ -362,7 +406,7 @@ static int export_main(void *opts)
 			"needs to sort runs: give --order N", docs[0].path, order);
 	json_t *report = json_pack("{s:s, s:o, s:o, s:o}", "format_version", "2",
 				   "machine", machine_json(&docs[0]), "run", run_json(docs, n, order),
-				   "tests", tests_json(docs, n));
+				   "tests", tests_checked(docs, n));
 	bool ok = res_write_json(&out, report, err, sizeof(err));
 	json_decref(report);
 	for (size_t i = 0; i < n; i++)

@@ -3,44 +3,93 @@
  * and its views: the summary table, TAP version 13 with YAML diagnostics, JUnit XML.
  */
 #include "validate_out.h"
+#include "jsonfile.h"
 
 #include <errno.h>
 #include <fnmatch.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* ---- known issues ---- */
 
+/* The members of a known-issues file (results/schema/known-issues.schema.json). */
+static const char *const known_top[] = { "kind", "schema_version", "issues", NULL };
+static const char *const known_entry[] = { "check", "reason", "driver", "device", "platform", "link",
+					   "expect", NULL };
+
+noreturn static void known_bad(const char *path, const char *at, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void known_bad(const char *path, const char *at, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	cli_usage_error("--known-issues %s: %s%s%s", path, at ? at : "", at ? ": " : "", msg);
+}
+
+/* A string member of entry i: a non-empty one where present (required: it must be). */
 static const char *member(json_t *e, const char *path, size_t i, const char *key, bool required)
 {
 	json_t *m = json_object_get(e, key);
+	char at[64];
 
+	snprintf(at, sizeof(at), "issues[%zu].%s", i, key);
 	if (!m && !required)
 		return NULL;
-	if (!json_is_string(m))
-		cli_usage_error("--known-issues %s: issues[%zu].%s: %s", path, i, key,
-				m ? "not a string" : "missing");
+	if (!m)
+		known_bad(path, at, "missing");
+	if (!json_is_string(m) || !json_string_length(m))
+		known_bad(path, at, "%s", json_is_string(m) ? "empty: say what it is" : "is not a string");
 	return json_string_value(m);
+}
+
+/* kind, schema_version and issues: the file's head, strictly. */
+static json_t *known_head(const char *path, json_t *doc)
+{
+	char err[1024];
+	json_t *kind = json_object_get(doc, "kind"), *ver = json_object_get(doc, "schema_version");
+	json_t *issues = json_object_get(doc, "issues");
+
+	if (!json_is_object(doc))
+		known_bad(path, NULL, "not an object with an \"issues\" array");
+	if (!jf_members(doc, known_top, err, sizeof(err)))
+		known_bad(path, "(top level)", "%s", err);
+	if (!json_is_string(kind) || strcmp(json_string_value(kind), "known-issues") != 0)
+		known_bad(path, "kind", "%s: a known-issues file says \"kind\": \"known-issues\"",
+			  kind ? "not \"known-issues\"" : "missing");
+	if (!json_is_integer(ver) || json_integer_value(ver) != 1)
+		known_bad(path, "schema_version", "%s: this bench reads known-issues files of version 1",
+			  ver ? "not 1" : "missing");
+	if (!json_is_array(issues))
+		known_bad(path, "issues", "%s", issues ? "is not an array" : "missing");
+	return issues;
 }
 
 void val_known_load(struct val_ctx *v, const char *path)
 {
-	json_error_t je;
-	json_t *doc = json_load_file(path, JSON_REJECT_DUPLICATES, &je), *issues;
+	char err[1024], at[64];
+	json_t *doc, *issues;
 
-	if (!doc)
-		cli_usage_error("--known-issues %s: line %d: %s", path, je.line, je.text);
-	issues = json_object_get(doc, "issues");
-	if (!json_is_object(doc) || !json_is_array(issues))
-		cli_usage_error("--known-issues %s: not an object with an \"issues\" array", path);
+	bench_input("--known-issues", path);
+	if (!(doc = jf_load(path, err, sizeof(err))))
+		known_bad(path, NULL, "%s", err);
+	issues = known_head(path, doc);
 	v->known_doc = doc;
 	v->n_known = json_array_size(issues);
 	v->known = bench_alloc((v->n_known ? v->n_known : 1) * sizeof(*v->known));
 	for (size_t i = 0; i < v->n_known; i++) {
 		json_t *e = json_array_get(issues, i);
 		struct val_known *k = &v->known[i];
+		snprintf(at, sizeof(at), "issues[%zu]", i);
 		if (!json_is_object(e))
-			cli_usage_error("--known-issues %s: issues[%zu]: not an object", path, i);
+			known_bad(path, at, "not an object");
+		if (!jf_members(e, known_entry, err, sizeof(err)))
+			known_bad(path, at, "%s", err);
 		memset(k, 0, sizeof(*k));
 		k->check = member(e, path, i, "check", true);
 		k->reason = member(e, path, i, "reason", true);
@@ -50,8 +99,7 @@ void val_known_load(struct val_ctx *v, const char *path)
 		k->link = member(e, path, i, "link", false);
 		const char *expect = member(e, path, i, "expect", false);
 		if (expect && strcmp(expect, "fail") != 0 && strcmp(expect, "beyond-works") != 0)
-			cli_usage_error("--known-issues %s: issues[%zu].expect: '%s' is not fail or "
-					"beyond-works", path, i, expect);
+			known_bad(path, at, "expect: '%s' is not fail or beyond-works", expect);
 		k->beyond_works = expect && strcmp(expect, "beyond-works") == 0;
 	}
 }

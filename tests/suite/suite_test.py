@@ -98,7 +98,7 @@ def case_usage():
 def case_files():
     ok_entry = {"bench": "vecadd", "args": ["--groups", "1"]}
     bad = [
-        ("{", "not JSON at line 1"),
+        ("{", "truncated JSON at line 1"),
         ("[]", "the top level is not an object"),
         ({"entries": [ok_entry]}, r"\(top level\)\.name: missing"),
         ({"name": "t", "entries": [ok_entry], "extra": 1}, "unknown member 'extra'"),

@@ -4,6 +4,7 @@
 #include "range.h"
 
 #include <assert.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -308,14 +309,59 @@ static char *folder_of(const char *dest)
 	return slash ? strndup(dest, slash == dest ? 1 : (size_t)(slash - dest)) : strdup(".");
 }
 
-/* A named temporary beside dest: dest.tmp.XXXXXX, made by mkostemp. */
+/* This host's name as it appears in a temporary's name: HOST of dest.tmp.HOST.PID.XXXXXX. */
+static const char *host_tag(void)
+{
+	static char host[128];
+
+	if (!host[0] && (gethostname(host, sizeof(host) - 1) != 0 || !host[0]))
+		snprintf(host, sizeof(host), "host");
+	for (char *c = host; *c; c++)
+		if (*c == '/' || *c == '.')
+			*c = '-';
+	return host;
+}
+
+/*
+ * The temporaries a process of this host killed where nothing could be caught (SIGKILL, a
+ * power cut) left beside dest: dest.tmp.HOST.PID.* of a PID that no longer runs. Another
+ * host's (a shared NFS folder) and a running process's are left alone, as is any other name.
+ */
+static void sweep_stale(const char *dest)
+{
+	const char *slash = strrchr(dest, '/');
+	char *dir = folder_of(dest), prefix[512];
+	struct dirent *e;
+	DIR *d;
+
+	snprintf(prefix, sizeof(prefix), "%s.tmp.%s.", slash ? slash + 1 : dest, host_tag());
+	if (!dir || !(d = opendir(dir))) {
+		free(dir);
+		return;
+	}
+	while ((e = readdir(d))) {
+		char *end, path[4096];
+		long pid;
+		if (strncmp(e->d_name, prefix, strlen(prefix)) != 0)
+			continue;
+		pid = strtol(e->d_name + strlen(prefix), &end, 10);
+		if (end == e->d_name + strlen(prefix) || *end != '.' || pid <= 0 || pid == getpid() ||
+		    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		unlink(path);
+	}
+	closedir(d);
+	free(dir);
+}
+
+/* A named temporary beside dest: dest.tmp.HOST.PID.XXXXXX, made by mkostemp. */
 static bool open_named(struct outf *o, char *err, size_t errlen)
 {
-	size_t n = strlen(o->dest) + sizeof(".tmp.XXXXXX");
-
-	if (!(o->tmp = malloc(n)))
+	if (asprintf(&o->tmp, "%s.tmp.%s.%ld.XXXXXX", o->dest, host_tag(), (long)getpid()) < 0) {
+		o->tmp = NULL;
 		return fail(o, o->path, strerror(ENOMEM), err, errlen);
-	snprintf(o->tmp, n, "%s.tmp.XXXXXX", o->dest);
+	}
 	o->fd = mkostemp(o->tmp, O_CLOEXEC);
 	if (o->fd < 0) {
 		free(o->tmp);
@@ -340,6 +386,7 @@ static bool open_file(struct outf *o, char *dest, char *err, size_t errlen)
 	o->dest = dest;
 	if (!dest)
 		return fail_folder(o, err, errlen);
+	sweep_stale(dest);
 	if (force_named)
 		return open_named(o, err, errlen);
 	if (!(dir = folder_of(dest)))
@@ -489,7 +536,7 @@ static bool write_all(int fd, const char *data, size_t len)
 
 /*
  * The unnamed file o->fd as o->dest: linked there where dest does not exist; else linked
- * under a free name dest.tmp.PID.N (a signal in between removes it) and renamed over dest.
+ * under a free name dest.tmp.HOST.PID.N (a signal in between removes it), renamed over dest.
  */
 static bool link_into_place(struct outf *o)
 {
@@ -501,7 +548,7 @@ static bool link_into_place(struct outf *o)
 	if (errno != EEXIST)
 		return false;
 	for (unsigned k = 0; k < 100; k++) {
-		if (asprintf(&o->tmp, "%s.tmp.%ld.%u", o->dest, (long)getpid(), k) < 0) {
+		if (asprintf(&o->tmp, "%s.tmp.%s.%ld.%u", o->dest, host_tag(), (long)getpid(), k) < 0) {
 			o->tmp = NULL;
 			errno = ENOMEM;
 			return false;

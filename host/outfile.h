@@ -12,8 +12,10 @@
  *   - a file appears whole or not at all: its data goes to an unnamed file in the target's
  *     folder (Linux's O_TMPFILE), linked into place once complete, so that a process killed
  *     by any signal, SIGKILL and a crashing driver included, leaves nothing behind. Where the
- *     folder's filesystem has no O_TMPFILE (NFS, some FUSE), a named temporary NAME.tmp.XXXXXX
- *     takes its place, removed on every exit and by every signal that can be caught.
+ *     folder's filesystem has no O_TMPFILE (NFS, some FUSE), a named temporary
+ *     NAME.tmp.HOST.PID.XXXXXX takes its place, removed on every exit and by every signal that
+ *     can be caught; one that a process killed by SIGKILL left is removed by the next writer of
+ *     NAME on that host, once no process PID runs there.
  */
 #ifndef BENCH_OUTFILE_H
 #define BENCH_OUTFILE_H
@@ -27,7 +29,7 @@
 /*
  * An output file reserved before any work runs. What its path names decides how it is written:
  *   - a regular file, or a path that does not exist yet: an unnamed file in the destination's
- *     folder (a named NAME.tmp.XXXXXX where the filesystem has none), filled and synced at
+ *     folder (a named temporary where the filesystem has none), filled and synced at
  *     commit and linked (renamed) over the destination; through a symbolic link, the link's
  *     target is replaced and the link stays; an existing file's permissions are kept, a new
  *     one's follow the umask;

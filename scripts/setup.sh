@@ -3,10 +3,12 @@
 # platforms for the project's runs and tests. Safe to run again: it installs only
 # what is missing, and never replaces, upgrades or registers system-wide a driver.
 #
-#   apt:  build tools, the ICD loader and headers, jansson, PoCL, clinfo, matplotlib (for
-#         bench report); for tests only, clang and its libFuzzer (the fuzz suite),
-#         chromium (the report rendered) and oclgrind (the simulated device): a suite whose
-#         tool cannot be installed is skipped (77). oclgrind is never registered as a driver.
+#   apt:  build tools, the ICD loader and headers, jansson, PoCL, clinfo, matplotlib and
+#         jsonschema (for bench report: its charts, and its documents judged against
+#         results/schema as bench compare judges them); for tests only, clang and its
+#         libFuzzer (the fuzz suite), chromium (the report rendered) and oclgrind (the
+#         simulated device): a suite whose tool cannot be installed is skipped (77).
+#         oclgrind is never registered as a driver.
 #   pip:  Intel's CPU OpenCL runtime (intel-opencl-rt + intel-cmplr-lib-rt) into
 #         the project-local prefix .deps/intel (a virtual environment)
 #   icd:  .deps/icd holds one .icd file per driver: the system's (/etc/OpenCL/vendors)
@@ -30,10 +32,10 @@ deps="$root/.deps"
 intel_pkgs=(intel-opencl-rt==2026.2.0 intel-cmplr-lib-rt==2026.2.0)
 apt_pkgs=(gcc meson ninja-build pkg-config python3 python3-venv ocl-icd-libopencl1
 	ocl-icd-opencl-dev opencl-c-headers opencl-headers pocl-opencl-icd clinfo libjansson-dev
-	python3-matplotlib)   # bench report draws its charts with matplotlib
+	python3-matplotlib python3-jsonschema)   # bench report: its charts; its documents judged
 fuzz_pkgs=(clang libclang-rt-dev)   # tests/fuzz: libFuzzer harnesses built by clang
-check_pkgs=(chromium oclgrind python3-jsonschema libxml2-utils)   # tests only: the report rendered;
-	# kernels under a simulator; results documents against their JSON Schema, JUnit against its XSD
+check_pkgs=(chromium oclgrind libxml2-utils)   # tests only: the report rendered;
+	# kernels under a simulator; JUnit against its XSD
 with_intel_gpu=false
 
 log() { printf 'setup: %s\n' "$*" >&2; }

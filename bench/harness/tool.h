@@ -168,6 +168,11 @@ void bench_outputs_drop(void);
  * output and input is checked before the command does any work.
  */
 void bench_input(const char *what, const char *path);
+/*
+ * --kernels DIR before any device opens: a readable folder (exit 2 with the system's reason:
+ * missing, not a folder, a loop of links), its kernel sources inputs of the command.
+ */
+void bench_check_kernels(const char *dir);
 void bench_output(struct outf *o, const char *opt, const char *path);
 
 /* ---- documents of several runs (harness/views.c, session.c) ---- */

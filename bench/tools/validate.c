@@ -304,8 +304,7 @@ static int validate_main(void *opts)
 	char err[4096];
 	int rc = EXIT_OK;
 
-	if (o->kernels && access(o->kernels, R_OK | X_OK) != 0)
-		cli_usage_error("--kernels '%s' is not a readable folder", o->kernels);
+	bench_check_kernels(o->kernels);
 	if (o->known)
 		val_known_load(&v, o->known);
 	atexit(drop_junit);

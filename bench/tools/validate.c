@@ -312,8 +312,7 @@ static int validate_main(void *opts)
 		bench_output(&junit, "--junit", o->junit);
 	if (!o->device)
 		o->device = getenv("BENCH_DEVICE");
-	if (!dev_list_query(&devs, err, sizeof(err)) || !(v.dev = dev_select(&devs, o->device, err, sizeof(err))))
-		cli_die(EXIT_USAGE, "%s%s", o->device && devs.n ? "--device " : "", err);
+	v.dev = bench_device(&devs, o->device);
 	plan(&v);
 	if (o->filter || o->exclude)
 		filter(&v, o->filter, o->exclude);

@@ -1,10 +1,12 @@
 /* The command line: messages, strict value parsers and the one option loop. */
 #include "cli.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 const char *cli_cmd = "bench";
 const char *cli_where = "";
@@ -18,6 +20,23 @@ bool cli_is_command(const char *name)
 		if (strcmp(cli_commands[i], name) == 0)
 			return true;
 	return false;
+}
+
+void cli_close_stdout(void)
+{
+	int e = fflush(stdout) != 0 ? errno : 0;
+	bool bad = e || ferror(stdout);
+
+	if (fclose(stdout) != 0 && !bad) {
+		e = errno;
+		bad = true;
+	}
+	if (!bad)
+		return;
+	fprintf(stderr, "bench%s%s: cannot write the standard output%s%s: what it printed is lost\n",
+		strcmp(cli_cmd, "bench") ? " " : "", strcmp(cli_cmd, "bench") ? cli_cmd : "",
+		e ? ": " : "", e ? strerror(e) : "");
+	_exit(EXIT_FAIL);
 }
 
 noreturn void cli_usage_error(const char *fmt, ...)

@@ -32,6 +32,11 @@ bool cli_is_command(const char *name);
 extern int cli_argc;
 extern char **cli_argv;
 
+/*
+ * At exit (atexit, first thing in main): standard output flushed and closed; where that fails
+ * (a full disk, /dev/full) the process exits 1 saying so, never 0 with its output lost.
+ */
+void cli_close_stdout(void);
 /* Prints "bench CMD: usage: ..." and "(see 'bench CMD --help')", exits 2. */
 noreturn void cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints "bench CMD: ..." and exits with code. */

@@ -39,13 +39,62 @@ void cli_close_stdout(void)
 	_exit(EXIT_FAIL);
 }
 
+/* The length of the UTF-8 sequence at s (at most n bytes), 0 where it is not a valid one. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	size_t len = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
+
+	if (!len || len > n)
+		return 0;
+	for (size_t i = 1; i < len; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0) ||
+	    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90))
+		return 0;   /* overlong, a surrogate, beyond U+10FFFF */
+	return len;
+}
+
+void cli_put_escaped(FILE *f, const char *text)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	size_t n = strlen(text);
+
+	for (size_t i = 0; i < n;) {
+		size_t len = s[i] >= 0x80 ? utf8_len(s + i, n - i) : 1;
+		if (s[i] >= 0x80 && len) {
+			fwrite(s + i, 1, len, f);
+			i += len;
+			continue;
+		}
+		if ((s[i] >= 0x20 && s[i] < 0x7f) || s[i] == '\n' || s[i] == '\t')
+			fputc(s[i], f);
+		else
+			fprintf(f, "\\x%02x", s[i]);
+		i++;
+	}
+}
+
+/* "bench CMD WHERE: " then the message, its bytes escaped where they are not text. */
+static void message(const char *lead, const char *fmt, va_list ap)
+{
+	char *text = NULL;
+
+	fprintf(stderr, "bench %s%s: %s", cli_cmd, cli_where, lead);
+	if (vasprintf(&text, fmt, ap) < 0) {
+		fputs(fmt, stderr);
+		return;
+	}
+	cli_put_escaped(stderr, text);
+	free(text);
+}
+
 noreturn void cli_usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "bench %s%s: usage: ", cli_cmd, cli_where);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	message("usage: ", fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "\n(see 'bench %s --help')\n", cli_cmd);
 	exit(EXIT_USAGE);
@@ -55,9 +104,8 @@ noreturn void cli_die(int code, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "bench %s%s: ", cli_cmd, cli_where);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	message("", fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
 	exit(code);

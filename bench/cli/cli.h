@@ -37,7 +37,12 @@ extern char **cli_argv;
  * (a full disk, /dev/full) the process exits 1 saying so, never 0 with its output lost.
  */
 void cli_close_stdout(void);
-/* Prints "bench CMD: usage: ..." and "(see 'bench CMD --help')", exits 2. */
+/*
+ * Writes text with what is not text escaped: a byte of no valid UTF-8 sequence and a control
+ * character (but a line break or a tab) as \xNN, so a value echoed in a message is readable.
+ */
+void cli_put_escaped(FILE *f, const char *text);
+/* Prints "bench CMD: usage: ..." and "(see 'bench CMD --help')", exits 2 (cli_put_escaped). */
 noreturn void cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints "bench CMD: ..." and exits with code. */
 noreturn void cli_die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

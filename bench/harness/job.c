@@ -89,7 +89,10 @@ static const struct cli_opt common_cli[] = {
 	  .help = "flag a point whose timed launches vary by more than PCT % (CV)" },
 	{ "validate-only", NULL, CLI_FLAG, CO(validate_only),
 	  .help = "one validated launch per point: no timing, ceiling or model (the\n"
-		  "correctness side alone, as bench validate runs it)" },
+		  "correctness side alone, as bench validate runs it); refused\n"
+		  "with --min-time, --ci-width, --max-reps, --cache, --noisy-cv;\n"
+		  "--reps and --warmup count the validated launches of a row that\n"
+		  "launches several (occupancy's probe), 1 and 0 unless given" },
 	{ "min-time", "SECONDS", CLI_FN, 0, .fn = parse_min_time,
 	  .help = "after --reps, keep launching until a point's timed launches have\n"
 		  "taken SECONDS (at most --max-reps)" },
@@ -196,6 +199,31 @@ static void shared_check(const struct common_opts *co)
 				co->device ? "'" : "");
 }
 
+/* The shared options that act on timed launches alone: --validate-only times none. */
+static const char *const timing_opts[] = { "min-time", "ci-width", "max-reps", "cache", "noisy-cv" };
+
+/*
+ * --validate-only, given in from (the command line), on the options of to: a timing option
+ * given with it is refused; one a suite's file gives is dropped; a point that times on its own
+ * (occupancy's probe) launches once unless --reps and --warmup are given.
+ */
+static void validate_only(struct bench_shared *to, const struct bench_shared *from)
+{
+	struct common_opts *co = &to->co;
+
+	for (size_t i = 0; i < sizeof(timing_opts) / sizeof(timing_opts[0]); i++)
+		if (bench_shared_given(from, timing_opts[i]))
+			cli_usage_error("--%s has nothing to act on with --validate-only, which times "
+					"nothing (one validated launch per point): give one or the other",
+					timing_opts[i]);
+	co->validate_only = true;
+	co->reps = bench_shared_given(from, "reps") ? from->co.reps : 1;
+	co->warmup = bench_shared_given(from, "warmup") ? from->co.warmup : 0;
+	co->min_time_s = co->ci_width_pct = 0;
+	co->max_reps = 0;
+	co->cache = BENCH_CACHE_ROW;
+}
+
 void bench_job_parse(struct bench_job *j, const struct bench_cmd *cmd, const struct bench_row *row,
 		     int argc, char **argv)
 {
@@ -223,12 +251,8 @@ void bench_job_parse(struct bench_job *j, const struct bench_cmd *cmd, const str
 	j->operands = cmd->flags & BENCH_OPERANDS
 		? (struct cli_operands *)((char *)j->opts + cmd->operands_off) : NULL;
 	cli_parse_operands(argc, argv, sets, n, usage_cb, j->operands);
-	if ((cmd->flags & BENCH_DEVICE) && j->shared->co.validate_only) {
-		/* a point that times on its own launches once, unless told */
-		struct common_opts *co = &j->shared->co;
-		co->reps = bench_shared_given(j->shared, "reps") ? co->reps : 1;
-		co->warmup = bench_shared_given(j->shared, "warmup") ? co->warmup : 0;
-	}
+	if ((cmd->flags & BENCH_DEVICE) && j->shared->co.validate_only)
+		validate_only(j->shared, j->shared);
 	if (cmd->flags & BENCH_DEVICE)
 		shared_check(&j->shared->co);
 	if ((cmd->flags & BENCH_PEERS) && j->shared->co.cache == BENCH_CACHE_COLD)
@@ -273,6 +297,8 @@ void bench_shared_override(struct bench_shared *to, const struct bench_shared *f
 		memcpy((char *)&to->co + run_fields[i].off, (const char *)&from->co + run_fields[i].off,
 		       run_fields[i].size);
 	}
+	if (from->co.validate_only)   /* bench suite NAME --validate-only: every entry */
+		validate_only(to, from);
 	shared_check(&to->co);
 }
 

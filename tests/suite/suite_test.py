@@ -557,7 +557,27 @@ def case_stopped():
         check(sorted(os.listdir(d)) == ["r.json", "stop.json"], f"no temporary file left: {os.listdir(d)}")
 
 
-CASES = {"planted": case_planted, "stopped": case_stopped, "quick-twice": case_quick_twice, "usage": case_usage, "files": case_files, "list": case_list, "require": case_require,
+def case_subgroups():
+    """The sub-group benchmarks are entries like any other (results/suites/README.md): a suite of
+    sg-info, sg-copy and transpose runs, each entry's points in the document; with
+    --validate-only on the command line every entry validates and times nothing."""
+    with bt.tmpdir() as d:
+        path = write_suite(d, "sg.json", {"name": "sg", "entries": [
+            {"bench": "sg-info"}, {"bench": "sg-copy", "args": ["--size", "64Ki"]},
+            {"bench": "transpose", "args": ["--n", "64"]}], "args": ["--reps", "3"]})
+        for extra in ([], ["--validate-only"]):
+            out = os.path.join(d, "sg-doc.json")
+            r = run("suite", path, *DEVICE, "--quiet", "--json", out, *extra)
+            if not check(r.code == 0, f"suite of sub-group rows {extra}: exit {r.code}", r):
+                continue
+            pts = bt.load_doc(out)["points"]
+            got = {p["benchmark"] for p in pts}
+            check(got == {"sg-info", "sg-copy", "transpose"}, f"{extra}: benchmarks {got}")
+            timed = [p for p in pts if "time_ns" in p]
+            check(bool(timed) != bool(extra), f"{extra}: {len(timed)} timed points of {len(pts)}")
+
+
+CASES = {"subgroups": case_subgroups, "planted": case_planted, "stopped": case_stopped, "quick-twice": case_quick_twice, "usage": case_usage, "files": case_files, "list": case_list, "require": case_require,
          "adaptive": case_adaptive, "record": case_record, "outputs": case_outputs, "cache": case_cache,
          "interrupt": case_interrupt, "timeout": lambda: case_interrupt(True)}
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Draws results documents as one self-contained HTML page (`bench report`).
 
-usage: report.py DOC... -o FILE [--png DIR] [--allow-partial]
+usage: report.py DOC... -o FILE [--png DIR] [--allow-partial] [--timeout SECONDS]
 
 Every document (results/README.md, schema_version 1) gets a section (a document of several
 devices or a suite's, one per run): the device and run facts, the benchmark's charts, and its
@@ -58,6 +58,8 @@ def parse(argv):
     ap.add_argument("--png", metavar="DIR", help="also write each chart as DIR/NN-*.png")
     ap.add_argument("--allow-partial", action="store_true",
                     help="draw interrupted and empty documents (marked as partial)")
+    ap.add_argument("--timeout", type=seconds, default=0, metavar="SECONDS",
+                    help="stop after SECONDS, exit 1, nothing written (0: never)")
     return ap.parse_args(argv)
 
 
@@ -75,8 +77,21 @@ def need_modules():
     raise Failure(f"{', '.join(missing)} missing: install Debian's {' '.join(missing)}")
 
 
+class TimedOut(Exception):
+    pass
+
+
 def on_signal(sig, frame):
+    if sig == signal.SIGALRM:
+        raise TimedOut()
     raise Interrupted(sig)
+
+
+def seconds(text):
+    """--timeout: a whole number of seconds in 0..86400, as bench's own --timeout."""
+    if not text.isdigit() or int(text) > 86400:
+        raise argparse.ArgumentTypeError(f"'{text}' is out of range: allowed 0..86400")
+    return int(text)
 
 
 def png_dir(path):
@@ -143,10 +158,12 @@ def close_stdout():
 
 
 def main(argv):
-    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGALRM):
         signal.signal(sig, on_signal)
+    a = None
     try:
         a = parse(argv)
+        signal.alarm(a.timeout)
         need_modules()
         rc = run(a)
     except Usage as e:
@@ -161,6 +178,10 @@ def main(argv):
     except Interrupted as e:
         print(f"\n{PROG}: interrupted by {e}: nothing written", file=sys.stderr)
         rc = 128 + e.sig
+    except TimedOut:
+        print(f"{PROG}: still running after --timeout {a.timeout} s: stopped, nothing written",
+              file=sys.stderr)
+        rc = 1
     except OSError as e:   # writing the page or a PNG
         print(f"{PROG}: {e.strerror}", file=sys.stderr)
         rc = 1

@@ -112,6 +112,12 @@ static const struct cli_opt common_cli[] = {
 	{ "llc", "SIZE", CLI_SIZE, CO(llc), 1024, 1ull << 40, .def_note = "the device's figure",
 	  .help = "the last-level cache's size, for --cache cold and latency's labels" },
 	{ 0 } };
+/* The shared option of the tools, which run no row of their own (a run has its --timeout). */
+static const struct cli_opt tool_cli[] = {
+	{ "timeout", "SECONDS", CLI_UINT, CO(timeout_s), 0, 86400, .def = "0",
+	  .help = "stop after SECONDS, exit 1 (a hung driver, an input that never\n"
+		  "ends), nothing written (0: never; bench validate: each check)" },
+	{ 0 } };
 static const struct cli_opt sg_cli[] = {
 	/* the default is the row's (BENCH_SG_NATIVE): shared_table() says which */
 	{ "sg-backend", "B", CLI_FN, 0, .fn = parse_sg_backend,
@@ -148,6 +154,8 @@ static const struct cli_opt *shared_table(const struct cli_opt *t, size_t n, uns
 	return out;
 }
 
+static bool usage_tool;   /* the command parsed last is a tool (its options: tool_cli) */
+
 void bench_usage(const struct bench_cmd *cmd, FILE *f)
 {
 	struct cli_opt common[N_COMMON], sg[N_SG];
@@ -159,6 +167,8 @@ void bench_usage(const struct bench_cmd *cmd, FILE *f)
 		cli_print_opts(f, shared_table(sg_cli, N_SG, cmd->flags, sg));
 	if (cmd->flags & BENCH_DEVICE)
 		cli_print_opts(f, shared_table(common_cli, N_COMMON, cmd->flags, common));
+	else if (usage_tool)
+		cli_print_opts(f, tool_cli);
 }
 
 static const struct bench_cmd *usage_cmd;
@@ -247,7 +257,10 @@ void bench_job_parse(struct bench_job *j, const struct bench_cmd *cmd, const str
 		sets[n++] = (struct cli_set){ sg_cli, &j->shared->co, j->shared->sg_given };
 	if (cmd->flags & BENCH_DEVICE)
 		sets[n++] = (struct cli_set){ common_cli, &j->shared->co, j->shared->given };
+	else if (!row)
+		sets[n++] = (struct cli_set){ tool_cli, &j->shared->co, j->shared->given };
 	usage_cmd = cmd;
+	usage_tool = !row;
 	j->operands = cmd->flags & BENCH_OPERANDS
 		? (struct cli_operands *)((char *)j->opts + cmd->operands_off) : NULL;
 	cli_parse_operands(argc, argv, sets, n, usage_cb, j->operands);

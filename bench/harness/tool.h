@@ -198,6 +198,15 @@ int watch_exit_code(int sig);
  */
 bool watch_claim_finish(void);
 /*
+ * A tool's --timeout (every tool without a run's own: compare, export, report, validate, ...):
+ * arms the clock for seconds (0: the seconds armed before, or none) and names what runs now
+ * (NULL: the command; bench validate: each check, the clock started again for it). Past it,
+ * the process ends with exit 1 saying so, its reserved outputs removed.
+ */
+void watch_deadline_arm(unsigned seconds, const char *what);
+/* The seconds of the tool's --timeout (0: none), for a tool that hands over to another program. */
+unsigned watch_deadline_seconds(void);
+/*
  * Gives the claim back before the next run of a session; false (the claim kept) where a
  * signal came: the caller writes what it has and stops.
  */

@@ -64,6 +64,12 @@ static int report_main(void *opts)
 	}
 	if (o->allow_partial)
 		argv[n++] = "--allow-partial";
+	char timeout[16];
+	if (watch_deadline_seconds()) {   /* the clock does not survive execvp: the report keeps it */
+		snprintf(timeout, sizeof(timeout), "%u", watch_deadline_seconds());
+		argv[n++] = "--timeout";
+		argv[n++] = timeout;
+	}
 	argv[n] = NULL;
 	fflush(stdout);
 	execvp(python, (char *const *)argv);

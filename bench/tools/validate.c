@@ -256,6 +256,9 @@ static int run_checks(struct val_ctx *v, const struct val_opts *o)
 	for (size_t i = 0; i < v->n && !rc; i++) {
 		struct val_check *c = &v->c[i];
 		double t0 = time_now_ns();
+		char what[200];
+		snprintf(what, sizeof(what), "check %s", c->id);
+		watch_deadline_arm(0, what);   /* --timeout: each check its own */
 		progress(v, i);
 		if (c->row) {
 			/*

@@ -273,6 +273,20 @@ static void operand(struct cli_operands *ops, const char *arg, int argc)
 	ops->v[ops->n++] = arg;
 }
 
+/* What getopt refused in argument o: a value missing, a value given to a flag, an unknown name. */
+noreturn static void bad_option(int c, const char *o, const struct option *lo)
+{
+	const char *eq = strchr(o, '=');
+
+	if (c == ':')
+		cli_usage_error("option '%s' needs a value", o);
+	for (size_t i = 0; eq && strncmp(o, "--", 2) == 0 && lo[i].name; i++)
+		if (lo[i].has_arg == no_argument && strlen(lo[i].name) == (size_t)(eq - o - 2) &&
+		    strncmp(lo[i].name, o + 2, strlen(lo[i].name)) == 0)
+			cli_usage_error("option '--%s' takes no value (got '%s')", lo[i].name, o);
+	cli_usage_error("unknown option '%s'", o);
+}
+
 void cli_parse_operands(int argc, char **argv, const struct cli_set *sets, size_t n_sets,
 			void (*usage)(FILE *f), struct cli_operands *ops)
 {
@@ -303,12 +317,8 @@ void cli_parse_operands(int argc, char **argv, const struct cli_set *sets, size_
 			usage(stdout);
 			exit(EXIT_OK);
 		}
-		if (c == '?' || c == ':') {
-			const char *o = argv[optind - 1];
-			if (c == ':')
-				cli_usage_error("option '%s' needs a value", o);
-			cli_usage_error("unknown option '%s'", o);
-		}
+		if (c == '?' || c == ':')
+			bad_option(c, argv[optind - 1], lo);
 		if (c < 0x1000)
 			c = short_id(sets, n_sets, c);
 		size_t s = (size_t)(c - 0x1000) / 256, i = (size_t)(c - 0x1000) % 256;

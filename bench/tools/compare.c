@@ -98,7 +98,8 @@ static void parse_noise_for(void *base, const char *arg)
 	char list[512];
 
 	if (!eq || eq == arg)
-		cli_usage_error("--noise-for '%s' is not BENCH=PCT (e.g. vecadd=5)", arg);
+		cli_usage_error("--noise-for '%s' is not BENCH=PCT: a benchmark and its band, 0..1000 "
+				"(e.g. vecadd=5)", arg);
 	if (!known_benchmark(arg, (size_t)(eq - arg), list, sizeof(list)))
 		cli_usage_error("--noise-for '%s': '%.*s' is not a benchmark of a results document: one "
 				"of %s", arg, (int)(eq - arg), arg, list);

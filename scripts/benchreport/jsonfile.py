@@ -90,7 +90,8 @@ def parse(raw):
         if e.msg == "Extra data":
             raise JsonError(f"trailing data after the JSON value {where}: one document holds "
                             "one value") from None
-        if e.pos >= len(text.rstrip()):
+        if e.pos >= len(text.rstrip()) or (e.msg.startswith("Unterminated string")
+                                           and '"' not in text[e.pos + 1:]):
             raise JsonError(f"truncated JSON {where}: the document ends early ({e.msg})") from None
         raise JsonError(f"not JSON {where}: {e.msg}") from None
     bad = _bad_value(value)

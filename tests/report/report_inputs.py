@@ -188,6 +188,10 @@ def usage_case(report, case, tmp):
         "usage-unwritable": ([good, "-o", os.path.join(tmp, "no-such-dir", "o.html")],
                              "cannot write"),
         "usage-output-is-dir": ([good, "-o", tmp], "is a directory"),
+        "usage-output-empty": ([good, "-o", ""], "-o cannot write '': an empty name names no file"),
+        "usage-output-is-input": ([good, "-o", good], "an input of this command"),
+        "usage-png-empty": ([good, "-o", os.path.join(tmp, "o.html"), "--png", ""],
+                            "--png '': an empty name names no folder"),
     }[case]
     r = run(report, args)
     check(r.code == 2, f"exit {r.code}, expected 2")

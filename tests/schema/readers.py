@@ -195,6 +195,35 @@ def judge(content, partial=False):
     return None
 
 
+def partial_marks(d):
+    """An interrupted document read with --allow-partial is marked so by each reader."""
+    path = write(d, "partial.json", FAULTS["interrupted"][0](good()))
+    base = write(d, "base.json", good())
+    r = bt.run([BENCH, "compare", base, path, "--allow-partial", "--json", os.path.join(d, "c.json")])
+    bt.check("(partial: interrupted by SIGINT)" in r.out and
+             json.load(open(os.path.join(d, "c.json")))["new"].get("interrupted") == "SIGINT",
+             "compare --allow-partial: NEW marked partial in the table and the document", r)
+    out = os.path.join(d, "lnt.json")
+    r = bt.run([BENCH, "export", "lnt", path, "--order", "1", "-o", out, "--allow-partial"])
+    bt.check(r.code == 0 and "SIGINT" in json.load(open(out))["run"].get("interrupted", ""),
+             "export --allow-partial: the LNT run says it was interrupted", r)
+    page = os.path.join(d, "r.html")
+    r = bt.run([sys.executable, REPORT, path, "-o", page, "--allow-partial"])
+    bt.check(r.code == 0 and "partial" in open(page).read(), "report --allow-partial: marked", r)
+
+
+def export_choices(d):
+    """export: a document given twice refused; an ok point without figures named, left out."""
+    path = write(d, "twice.json", good())
+    r = bt.run([BENCH, "export", "lnt", path, path, "--order", "1", "-o", os.path.join(d, "t.json")])
+    bt.check(r.code == 2 and "is document 1" in r.err, "export: a document given twice refused", r)
+    untimed = edit("points.1.time_ns", delete=True)(good())
+    path = write(d, "untimed.json", untimed)
+    r = bt.run([BENCH, "export", "lnt", path, "--order", "1", "-o", os.path.join(d, "u.json")])
+    bt.check(r.code == 0 and "1 ok point without a time or residency" in r.err,
+             "export: an ok point without times is named as left out", r)
+
+
 def main():
     if valid.missing_module():
         bt.skip("python3-jsonschema is not installed")
@@ -225,6 +254,8 @@ def main():
             for reader, (code, err) in readers(d, path, partial=True).items():
                 want = (0, 1) if reader == "compare" else (0, 2) if name == "no-point" else (0,)
                 bt.check(code in want, f"{name} --allow-partial: {reader}: exit {code}\n{err}")
+        partial_marks(d)
+        export_choices(d)
     return bt.verdict(f"{refused} faulty documents refused by compare, export and report alike "
                       f"({agreed} refusals naming the member), {len(VALID)} valid ones read by all")
 

@@ -577,7 +577,24 @@ def case_subgroups():
             check(bool(timed) != bool(extra), f"{extra}: {len(timed)} timed points of {len(pts)}")
 
 
-CASES = {"subgroups": case_subgroups, "planted": case_planted, "stopped": case_stopped, "quick-twice": case_quick_twice, "usage": case_usage, "files": case_files, "list": case_list, "require": case_require,
+def case_folders():
+    """-o a/b/c makes the folders as mkdir -p would; --json naming a file of -o's own (an entry's
+    document, the suite's) is refused before any entry runs, nothing written."""
+    with bt.tmpdir() as d:
+        path = write_suite(d, "t.json", {"name": "t", "entries": [
+            {"bench": "vecadd", "args": ["--groups", "1", "--reps", "2"]}]})
+        out = os.path.join(d, "a", "b", "c")
+        r = run("suite", path, *DEVICE, "--quiet", "-o", out)
+        check(r.code == 0 and os.path.exists(os.path.join(out, "t-01-vecadd.json")),
+              f"-o a/b/c made: {os.listdir(out) if os.path.isdir(out) else 'no folder'}", r)
+        for clash in ("t-01-vecadd.json", [f for f in os.listdir(out) if "--t.json" in f][0]):
+            before = sorted(os.listdir(out))
+            r = run("suite", path, *DEVICE, "--quiet", "-o", out, "--json", os.path.join(out, clash))
+            check(r.code == 2 and "it is the same file as" in r.err and sorted(os.listdir(out)) == before,
+                  f"--json {clash} inside -o: refused, nothing written", r)
+
+
+CASES = {"folders": case_folders, "subgroups": case_subgroups, "planted": case_planted, "stopped": case_stopped, "quick-twice": case_quick_twice, "usage": case_usage, "files": case_files, "list": case_list, "require": case_require,
          "adaptive": case_adaptive, "record": case_record, "outputs": case_outputs, "cache": case_cache,
          "interrupt": case_interrupt, "timeout": lambda: case_interrupt(True)}
 

@@ -8,7 +8,6 @@
 #include "outfile.h"
 #include "unit.h"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -21,19 +20,6 @@
 
 static int named;   /* 1: named temporaries (outf_force_named) */
 
-static int count_entries(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int n = 0;
-
-	while (d && (e = readdir(d)))
-		n += e->d_name[0] != '.';
-	if (d)
-		closedir(d);
-	return n;
-}
-
 static void test_unwritable(void)
 {
 	struct outf o;
@@ -42,18 +28,6 @@ static void test_unwritable(void)
 	CHECK(!outf_open(&o, "--json", "/nonexistent-dir/x.json", err, sizeof(err)));
 	CHECK_STR_CONTAINS(err, "cannot write '/nonexistent-dir/x.json'");
 	CHECK_STR_CONTAINS(err, "No such file or directory");
-}
-
-/* The whole content of path into buf (NUL-terminated); "" when it cannot be read. */
-static const char *slurp(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "r");
-	size_t n = f ? fread(buf, 1, len - 1, f) : 0;
-
-	buf[n] = '\0';
-	if (f)
-		fclose(f);
-	return buf;
 }
 
 static bool link_file(const char *from, const char *to)
@@ -112,7 +86,7 @@ static void test_fifo(const char *dir)
 	buf[n > 0 ? n : 0] = '\0';
 	CHECK_STR_CONTAINS(buf, "fifo text\n");
 	CHECK(stat(path, &st) == 0 && S_ISFIFO(st.st_mode));
-	CHECK_EQ_U(count_entries(dir), 1);
+	CHECK_EQ_U(unit_count_entries(dir), 1);
 	close(rd);
 	unlink(path);
 }
@@ -156,14 +130,14 @@ static void test_named_fd(const char *dir)
 	CHECK(fd >= 0);
 	snprintf(name, sizeof(name), "/dev/fd/%d", fd);
 	CHECK(commit_text(name, "appended\n", err, sizeof(err)));
-	CHECK(strcmp(slurp(path, buf, sizeof(buf)), "head\nappended\n") == 0);
+	CHECK(strcmp(unit_slurp(path, buf, sizeof(buf)), "head\nappended\n") == 0);
 	snprintf(name, sizeof(name), "/proc/self/fd/%d", fd);
 	CHECK(outf_same_file(name, path));
 	CHECK(close(fd) == 0);   /* still open after the commit: the descriptor was not ours */
 	snprintf(name, sizeof(name), "/dev/fd/%d", fd);
 	CHECK(!outf_open(&o, "--json", name, err, sizeof(err)));
 	CHECK_STR_CONTAINS(err, "': Bad file descriptor");
-	CHECK_EQ_U(count_entries(dir), 1);
+	CHECK_EQ_U(unit_count_entries(dir), 1);
 	unlink(path);
 }
 
@@ -207,13 +181,13 @@ static void test_symlink(const char *dir)
 	CHECK(chmod(target, 0600) == 0);
 	CHECK(symlink("sub/t.json", link) == 0);
 	CHECK(outf_open(&o, "--json", link, err, sizeof(err)));
-	CHECK_EQ_U(count_entries(sub), 1 + named);   /* t.json (and a named temporary) */
-	CHECK_EQ_U(count_entries(dir), 2);   /* sub and the link */
+	CHECK_EQ_U(unit_count_entries(sub), 1 + named);   /* t.json (and a named temporary) */
+	CHECK_EQ_U(unit_count_entries(dir), 2);   /* sub and the link */
 	CHECK(outf_commit(&o, "new\n", 4, err, sizeof(err)));
 	CHECK(lstat(link, &st) == 0 && S_ISLNK(st.st_mode));
-	CHECK(strcmp(slurp(target, buf, sizeof(buf)), "new\n") == 0);
+	CHECK(strcmp(unit_slurp(target, buf, sizeof(buf)), "new\n") == 0);
 	CHECK(stat(target, &st) == 0 && (st.st_mode & 0777) == 0600);   /* permissions kept */
-	CHECK_EQ_U(count_entries(sub), 1);
+	CHECK_EQ_U(unit_count_entries(sub), 1);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s' '%s'", sub, link);
 	CHECK(system(cmd) == 0);
 	/* a link to nothing is refused rather than guessed at */
@@ -237,7 +211,7 @@ static void test_refused(const char *dir)
 	snprintf(path, sizeof(path), "%s/new/", dir);
 	CHECK(!outf_open(&o, "--json", path, err, sizeof(err)));
 	CHECK_STR_CONTAINS(err, "/new/': a name ending in '/' names a folder");
-	CHECK_EQ_U(count_entries(dir), 0);
+	CHECK_EQ_U(unit_count_entries(dir), 0);
 	outf_abort(&o);   /* harmless after a refusal */
 }
 
@@ -268,9 +242,9 @@ static void test_leftover(const char *dir)
 	snprintf(left, sizeof(left), "%s.tmp.%s.%ld.abc", path, host, (long)dead);
 	put_file(left, "");   /* a dead process's: removed */
 	CHECK(commit_text(path, "fresh\n", err, sizeof(err)));
-	CHECK(strcmp(slurp(path, buf, sizeof(buf)), "fresh\n") == 0);
+	CHECK(strcmp(unit_slurp(path, buf, sizeof(buf)), "fresh\n") == 0);
 	CHECK(access(left, F_OK) != 0);
-	CHECK_EQ_U(count_entries(dir), 5);
+	CHECK_EQ_U(unit_count_entries(dir), 5);
 	snprintf(cmd, sizeof(cmd), "rm -f '%s' '%s'*", path, path);
 	CHECK(system(cmd) == 0);
 }
@@ -292,15 +266,15 @@ static void test_abort_all(const char *dir)
 	CHECK(outf_open(&a, "--json", pa, err, sizeof(err)));
 	CHECK(outf_open(&b, "--csv", pb, err, sizeof(err)));
 	CHECK(outf_open(&c, "--junit", "/dev/null", err, sizeof(err)));
-	CHECK_EQ_U(count_entries(dir), 2 * named);
+	CHECK_EQ_U(unit_count_entries(dir), 2 * named);
 	signal(SIGUSR1, on_signal);
 	raise(SIGUSR1);
 	signal(SIGUSR1, SIG_DFL);
-	CHECK_EQ_U(count_entries(dir), 0);
+	CHECK_EQ_U(unit_count_entries(dir), 0);
 	outf_abort(&a);   /* harmless after the handler */
 	outf_abort(&b);
 	outf_abort(&c);
-	CHECK_EQ_U(count_entries(dir), 0);
+	CHECK_EQ_U(unit_count_entries(dir), 0);
 	/* a slot freed by commit or abort is not unlinked again */
 	CHECK(commit_text(pa, "kept\n", err, sizeof(err)));
 	outf_abort_all_signal();
@@ -344,15 +318,15 @@ static void test_unseen(const char *dir)
 	snprintf(path, sizeof(path), "%s/r.json", dir);
 	CHECK(outf_open(&o, "--json", path, err, sizeof(err)));
 	CHECK(access(path, F_OK) != 0);
-	CHECK_EQ_U(count_entries(dir), named);
+	CHECK_EQ_U(unit_count_entries(dir), named);
 	CHECK(outf_commit(&o, "one\n", 4, err, sizeof(err)));
-	CHECK(strcmp(slurp(path, buf, sizeof(buf)), "one\n") == 0);
+	CHECK(strcmp(unit_slurp(path, buf, sizeof(buf)), "one\n") == 0);
 	/* replacing an existing file: the old content until the commit, then the new */
 	CHECK(outf_open(&o, "--json", path, err, sizeof(err)));
-	CHECK(strcmp(slurp(path, buf, sizeof(buf)), "one\n") == 0);
+	CHECK(strcmp(unit_slurp(path, buf, sizeof(buf)), "one\n") == 0);
 	CHECK(outf_commit(&o, "two\n", 4, err, sizeof(err)));
-	CHECK(strcmp(slurp(path, buf, sizeof(buf)), "two\n") == 0);
-	CHECK_EQ_U(count_entries(dir), 1);
+	CHECK(strcmp(unit_slurp(path, buf, sizeof(buf)), "two\n") == 0);
+	CHECK_EQ_U(unit_count_entries(dir), 1);
 	unlink(path);
 }
 
@@ -377,7 +351,7 @@ static void inputs_child(const char *dir)
 		CHECK_STR_CONTAINS(err, "it is BASE '");
 		CHECK_STR_CONTAINS(err, "an input of this command");
 	}
-	CHECK(strcmp(slurp(in, err, sizeof(err)), "input\n") == 0);
+	CHECK(strcmp(unit_slurp(in, err, sizeof(err)), "input\n") == 0);
 	/* an output reserved first: the input that is the same file is refused */
 	put_file(other, "x\n");
 	CHECK(outf_open(&o, "--markdown", other, err, sizeof(err)));
@@ -420,7 +394,7 @@ static void test_two_outputs(const char *dir)
 	CHECK(outf_open(&o1, "--json", "-", err, sizeof(err)));
 	CHECK(!outf_open(&o2, "--csv", "/dev/stdout", err, sizeof(err)));
 	outf_abort(&o1);
-	CHECK_EQ_U(count_entries(dir), 0);
+	CHECK_EQ_U(unit_count_entries(dir), 0);
 }
 
 /*
@@ -449,17 +423,17 @@ static void test_killed(const char *dir)
 		}
 		CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
 		CHECK(WIFSIGNALED(status) && WTERMSIG(status) == sigs[i]);
-		CHECK(strcmp(slurp(kept, buf, sizeof(buf)), "before\n") == 0);
+		CHECK(strcmp(unit_slurp(kept, buf, sizeof(buf)), "before\n") == 0);
 		CHECK(access(fresh, F_OK) != 0);
 		if (sigs[i] == SIGKILL && named) {   /* left: the next writer of each name removes it */
 			struct outf o;
-			CHECK_EQ_U(count_entries(dir), 3);
+			CHECK_EQ_U(unit_count_entries(dir), 3);
 			CHECK(outf_open(&o, "--json", kept, err, sizeof(err)));
 			outf_abort(&o);
 			CHECK(outf_open(&o, "--csv", fresh, err, sizeof(err)));
 			outf_abort(&o);
 		}
-		CHECK_EQ_U(count_entries(dir), 1);
+		CHECK_EQ_U(unit_count_entries(dir), 1);
 		snprintf(buf, sizeof(buf), "rm -f '%s'/*", dir);
 		CHECK(system(buf) == 0);
 	}

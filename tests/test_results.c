@@ -5,34 +5,8 @@
 #include "results.h"
 #include "unit.h"
 
-#include <dirent.h>
 #include <stdlib.h>
 #include <unistd.h>
-
-static int count_entries(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int n = 0;
-
-	while (d && (e = readdir(d)))
-		n += e->d_name[0] != '.';
-	if (d)
-		closedir(d);
-	return n;
-}
-
-/* The whole content of path into buf (NUL-terminated); "" when it cannot be read. */
-static const char *slurp(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "r");
-	size_t n = f ? fread(buf, 1, len - 1, f) : 0;
-
-	buf[n] = '\0';
-	if (f)
-		fclose(f);
-	return buf;
-}
 
 static json_t *sample_doc(void)
 {
@@ -76,7 +50,7 @@ static void test_json_round_trip(const char *dir)
 	CHECK(json_is_string(json_object_get(json_object_get(back, "tool"), "git_describe")));
 	CHECK_NEAR(json_real_value(json_object_get(json_object_get(json_array_get(
 			   json_object_get(back, "points"), 0), "time_ns"), "median")), 1100, 0);
-	CHECK_EQ_U(count_entries(dir), 1);   /* no temporary left */
+	CHECK_EQ_U(unit_count_entries(dir), 1);   /* no temporary left */
 	json_decref(back);
 
 	/* a second write replaces the file whole; an aborted one leaves it untouched */
@@ -85,7 +59,7 @@ static void test_json_round_trip(const char *dir)
 	back = json_load_file(path, 0, &je);
 	CHECK(back && json_equal(doc, back));
 	json_decref(back);
-	CHECK_EQ_U(count_entries(dir), 1);
+	CHECK_EQ_U(unit_count_entries(dir), 1);
 	json_decref(doc);
 }
 
@@ -148,7 +122,7 @@ static void test_csv_odd_keys(const char *dir)
 	CHECK(res_write_csv(&o, doc, err, sizeof(err)));
 	snprintf(want, sizeof(want), "status,reason,validated,\"params.a,b\",\"params.say \"\"x\"\" \","
 		 "params.%s\n,,,1,2,3\n", longkey);
-	CHECK(strcmp(slurp(path, text, sizeof(text)), want) == 0);
+	CHECK(strcmp(unit_slurp(path, text, sizeof(text)), want) == 0);
 	unlink(path);
 	json_decref(doc);
 }

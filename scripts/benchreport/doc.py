@@ -39,13 +39,7 @@ _KIND_NAMES = {"num": "a number", "int": "an integer", "str": "a string", "bool"
                "obj": "an object", "list": "an array"}
 
 
-def _json_type(value):
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    return {int: "an integer", float: "a number", str: "a string", list: "an array",
-            dict: "an object"}.get(type(value), type(value).__name__)
+_json_type = valid.kind_words
 
 
 class Checker:

@@ -61,12 +61,13 @@ _TYPE_WORDS = {"object": "an object", "array": "an array", "string": "a string",
                "null": "null"}
 
 
-def _kind(v):
+def kind_words(v):
+    """What kind of JSON value v is, in words: "an integer", "null"."""
     if v is None:
         return "null"
     if isinstance(v, bool):
         return "true or false"
-    return {int: "an integer", float: "a real number", str: "a string", list: "an array",
+    return {int: "an integer", float: "a number", str: "a string", list: "an array",
             dict: "an object"}.get(type(v), type(v).__name__)
 
 
@@ -79,7 +80,7 @@ def _words(e):
         return (f"{field}.{name}" if field else name), "missing"
     if e.validator == "type":
         kinds = want if isinstance(want, list) else [want]
-        return field, f"is {_kind(v)}, expected {' or '.join(_TYPE_WORDS[k] for k in kinds)}"
+        return field, f"is {kind_words(v)}, expected {' or '.join(_TYPE_WORDS[k] for k in kinds)}"
     if e.validator in ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum"):
         return field, f"{v}: out of range ({e.validator} {want})"
     if e.validator == "minItems":

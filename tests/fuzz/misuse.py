@@ -13,11 +13,9 @@ output that cannot be written or a driver failure, naming it), never with a cras
 or a `bench bug`, and nothing was destroyed (the inputs byte for byte, a device node still one,
 no temporary left). Prints every case that is not clean and the counts; exit 1 where one is not.
 """
-import hashlib
 import json
 import os
 import re
-import stat
 import subprocess
 import sys
 import time
@@ -324,17 +322,7 @@ def stdout_cases(good):
                       ["validate", "--list", "--device", DEVICE], ["compare", good, good])]
 
 
-def digest(p):
-    with open(p, "rb") as f:
-        return hashlib.sha256(f.read()).hexdigest()
-
-
-def kind(p):
-    try:
-        m = os.lstat(p).st_mode
-    except FileNotFoundError:
-        return None
-    return "link" if stat.S_ISLNK(m) else "chr" if stat.S_ISCHR(m) else "file"
+digest, kind = bt.file_digest, bt.path_kind
 
 
 def judge(c, d):

@@ -91,18 +91,7 @@ class Writer:
         return "01-vecadd-sweep.png" if WRITER.startswith("report") else "second"
 
 
-def digest(path):
-    with open(path, "rb") as f:
-        return hashlib.sha256(f.read()).hexdigest()
-
-
-def kind(path):
-    try:
-        m = os.lstat(path).st_mode
-    except FileNotFoundError:
-        return None
-    return ("link" if stat.S_ISLNK(m) else "chr" if stat.S_ISCHR(m) else "fifo" if stat.S_ISFIFO(m)
-            else "dir" if stat.S_ISDIR(m) else "file")
+digest, kind = bt.file_digest, bt.path_kind
 
 
 def leftovers(d):

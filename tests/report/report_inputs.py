@@ -101,16 +101,7 @@ def minimal_all(status):
 
 
 def edit(d, dotted, value=None, delete=False):
-    cur = d
-    parts = dotted.split(".")
-    for p in parts[:-1]:
-        cur = cur[int(p)] if isinstance(cur, list) else cur[p]
-    last = int(parts[-1]) if isinstance(cur, list) else parts[-1]
-    if delete:
-        del cur[last]
-    else:
-        cur[last] = value
-    return d
+    return bt.edited(d, dotted, value, delete)
 
 
 # name: (file content: a document, a string or None for no file; stderr must contain)

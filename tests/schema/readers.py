@@ -46,17 +46,7 @@ def good():
 
 def edit(path, value=None, delete=False):
     """A fault: the member at dotted path (numbers index arrays) set to value, or deleted."""
-    def f(d):
-        cur, parts = d, path.split(".")
-        for p in parts[:-1]:
-            cur = cur[int(p)] if isinstance(cur, list) else cur[p]
-        last = int(parts[-1]) if isinstance(cur, list) else parts[-1]
-        if delete:
-            del cur[last]
-        else:
-            cur[last] = copy.deepcopy(value)
-        return d
-    return f
+    return lambda d: bt.edited(d, path, value, delete)
 
 
 def raw(transform):

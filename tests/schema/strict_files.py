@@ -27,26 +27,12 @@ SUITE = {"name": "t", "description": "a test", "noise": {"gpu": 5, "cpu": 300},
 
 
 def with_(doc, path, value=None, delete=False):
-    d = json.loads(json.dumps(doc))
-    cur, parts = d, path.split(".")
-    for p in parts[:-1]:
-        cur = cur[int(p)] if isinstance(cur, list) else cur[p]
-    last = int(parts[-1]) if isinstance(cur, list) else parts[-1]
-    if delete:
-        del cur[last]
-    else:
-        cur[last] = value
-    return d
+    return bt.edited(doc, path, value, delete)
 
 
 def renamed(doc, path, new):
     """The member at path renamed to new (a typo), its value kept."""
-    d = json.loads(json.dumps(doc))
-    cur, parts = d, path.split(".")
-    for p in parts[:-1]:
-        cur = cur[int(p)] if isinstance(cur, list) else cur[p]
-    cur[new] = cur.pop(parts[-1])
-    return d
+    return bt.edited(doc, path, rename=new)
 
 
 # name: (content, what bench's message must contain)

@@ -174,7 +174,7 @@ static void outputs_open(struct suite_run *sr)
 	if (strcmp(sr->su.source, "built-in") != 0)
 		bench_input("the suite", sr->su.source);
 	if (dir && !outf_mkdirs(dir, err, sizeof(err)))
-		cli_usage_error("-o %s", err);
+		cli_usage_error("-o %s: %s", dir, err);
 	if (co->json_path)
 		bench_output(&sr->json, "--json", co->json_path);
 	if (co->csv_path)

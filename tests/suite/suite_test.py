@@ -326,8 +326,11 @@ def case_cache():
                 if args[0] == "atomics":
                     check(doc.get("setup", {}).get("flush_bytes") == flush["bytes"] and flush["llc_source"] == "--llc",
                           f"{args}: setup {doc.get('setup')}")
-        # --validate-only times nothing: no cache state, none in the params
-        doc = doc_of("vecadd", "--groups", "1", "--slice", "4Ki", "--cache", "cold", "--validate-only")
+        # --validate-only times nothing: no cache state, none in the params; --cache refused with it
+        r = run("vecadd", "--groups", "1", "--cache", "cold", "--validate-only", *DEVICE)
+        check(r.code == 2 and "--cache has nothing to act on with --validate-only" in r.err,
+              "--cache cold --validate-only refused", r)
+        doc = doc_of("vecadd", "--groups", "1", "--slice", "4Ki", "--validate-only")
         check(doc["settings"].get("cache", "absent") is None and doc["settings"].get("cache_flush") is None
               and doc["settings"].get("clock_probe", "absent") is None
               and all("cache" not in p["params"] and "clock_probe_ns" not in p for p in doc["points"]),

@@ -333,6 +333,74 @@ char *cmp_point_key(const char *bench, json_t *params)
 	return point_key(bench, NULL, -1, params);
 }
 
+/* device_runs[i].device: a string, one of devices[].label. */
+static void check_label(struct cmp_doc *d, json_t *devices, json_t *r, size_t i)
+{
+	char f[128];
+	const char *label;
+	json_t *dev;
+	size_t k;
+
+	snprintf(f, sizeof(f), "device_runs[%zu].device", i);
+	label = string_member(d->path, f, r, "device", REQUIRED);
+	json_array_foreach(devices, k, dev) {
+		json_t *l = json_object_get(dev, "label");
+		if (json_is_string(l) && strcmp(json_string_value(l), label) == 0)
+			return;
+	}
+	bad(d->path, f, "'%s' is not one of devices[].label", label);
+}
+
+/* A span's member (first_point, points): an integer, not negative. */
+static json_int_t span_member(const char *path, json_t *r, const char *key, size_t i, const char *at)
+{
+	char f[128];
+	json_t *v;
+
+	snprintf(f, sizeof(f), "%s[%zu].%s", at, i, key);
+	v = member(path, f, r, key, JSON_INTEGER, REQUIRED);
+	if (int_value(v) < 0)
+		bad(path, f, "%lld: a count is not negative", (long long)int_value(v));
+	return int_value(v);
+}
+
+/*
+ * device_runs (a document of several devices) and runs (a suite's): each run's points within
+ * points[], a run's device one of devices[].label (input.schema.json).
+ */
+static void check_spans(struct cmp_doc *d)
+{
+	static const char *const keys[] = { "device_runs", "runs" };
+	json_t *devices = member(d->path, "devices", d->root, "devices", JSON_ARRAY, OPTIONAL), *dev;
+	size_t i;
+
+	json_array_foreach(devices, i, dev) {
+		char f[128];
+		snprintf(f, sizeof(f), "devices[%zu]", i);
+		if (!json_is_object(dev))
+			bad(d->path, f, "is not an object");
+		snprintf(f, sizeof(f), "devices[%zu].label", i);
+		string_member(d->path, f, dev, "label", REQUIRED);
+	}
+	for (int k = 0; k < 2; k++) {
+		json_t *runs = member(d->path, keys[k], d->root, keys[k], JSON_ARRAY, OPTIONAL), *r;
+		json_array_foreach(runs, i, r) {
+			char f[128];
+			snprintf(f, sizeof(f), "%s[%zu]", keys[k], i);
+			if (!json_is_object(r))
+				bad(d->path, f, "is not an object");
+			json_int_t first = span_member(d->path, r, "first_point", i, keys[k]);
+			json_int_t n = span_member(d->path, r, "points", i, keys[k]);
+			snprintf(f, sizeof(f), "%s[%zu].first_point", keys[k], i);
+			if (first + n > (json_int_t)d->n)
+				bad(d->path, f, "points %lld..%lld lie outside points[0..%zu]", (long long)first,
+				    (long long)(first + n - 1), d->n - 1);
+			if (k == 0)
+				check_label(d, devices, r, i);
+		}
+	}
+}
+
 static bool allow_partial;
 
 void cmp_doc_allow_partial(bool on)
@@ -426,6 +494,7 @@ void cmp_doc_from_json(struct cmp_doc *d, json_t *root, const char *path)
 		cli_die(EXIT_FAIL, "out of host memory");
 	for (size_t i = 0; i < d->n; i++)
 		check_point(d, i, doc_bench);
+	check_spans(d);
 	if ((v = member(path, "interrupted", d->root, "interrupted", JSON_OBJECT, OPTIONAL)))
 		d->interrupted = string_member(path, "interrupted.by", v, "by", OPTIONAL);
 	usable(d, v);

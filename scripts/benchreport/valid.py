@@ -131,8 +131,23 @@ def _key(params):
                       sort_keys=True)
 
 
+def _spans(data):
+    """device_runs and runs: each within points, a run's device one of devices[].label."""
+    labels = {d["label"] for d in data.get("devices") or []}
+    n = len(data["points"])
+    for key in ("device_runs", "runs"):
+        for i, r in enumerate(data.get(key) or []):
+            first, count = r["first_point"], r["points"]
+            if first + count > n:
+                raise Invalid(f"{key}[{i}].first_point", f"points {first}..{first + count - 1} lie "
+                              f"outside points[0..{n - 1}]")
+            if key == "device_runs" and r["device"] not in labels:
+                raise Invalid(f"{key}[{i}].device", f"'{r['device']}' is not one of devices[].label")
+
+
 def check_rules(data):
     """The rules beyond the schema (input.schema.json's description); Invalid naming the member."""
+    _spans(data)
     for i, p in enumerate(data["points"]):
         _times(p, f"points[{i}]")
         for k, a in enumerate(p.get("attempts") or []):

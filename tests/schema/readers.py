@@ -135,6 +135,14 @@ FAULTS = {
                     "interrupted: the run was cut short (by SIGINT after 3 of 9 points)"),
     "interrupted-text": (edit("interrupted", "SIGINT"), "interrupted"),
     "no-point": (edit("points", []), "points: empty"),
+    "device-run-outside": (edit("device_runs", [{"device": "a", "first_point": 2, "points": 5}]),
+                           "device_runs[0].first_point: points 2..6 lie outside points[0..2]"),
+    "device-run-unknown": (lambda d: dict(edit("device_runs", [{"device": "b", "first_point": 0,
+                                                                 "points": 1}])(d),
+                                          devices=[{"label": "a"}]),
+                           "device_runs[0].device"),
+    "device-no-label": (edit("devices", [{"name": "a"}]), "devices[0].label: missing"),
+    "suite-run-outside": (edit("runs", [{"first_point": 0, "points": 9}]), "runs[0].first_point"),
 }
 # Valid variants every reader reads.
 VALID = {

@@ -5,6 +5,7 @@
 #include "rows.h"
 #include "tool.h"
 #include "results.h"
+#include "build_info.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -19,8 +20,9 @@ struct list_opts {
 
 static const struct cli_opt list_cli[] = {
 	{ "json", NULL, CLI_FLAG, offsetof(struct list_opts, json),
-	  .help = "every command's facts as JSON: its options with their ranges and\n"
-		  "defaults; a row's benchmark, params, checks and builds" },
+	  .help = "every command's facts as JSON: its synopsis, its options and the\n"
+		  "shared ones with their ranges, defaults and values; a row's benchmark,\n"
+		  "params, checks and builds" },
 	{ 0 } };
 
 static const struct bench_tool list_tool = {
@@ -36,7 +38,7 @@ static const struct bench_tool list_tool = {
 
 /* The tools that describe the device, listed before the rows; then those that work on results. */
 #define BENCH_DEVICE_TOOLS(X) X(info) X(model)
-#define BENCH_TOOLS(X) X(compile) X(compare) X(baseline) X(export) X(report) X(validate) X(suite)
+#define BENCH_TOOLS(X) X(compile) X(compare) X(baseline) X(history) X(export) X(report) X(validate) X(suite)
 #define DECLARE(n) extern const struct bench_tool n##_tool;
 BENCH_DEVICE_TOOLS(DECLARE)
 BENCH_TOOLS(DECLARE)
@@ -67,7 +69,22 @@ static void list_commands(FILE *f, const char *indent)
 		fprintf(f, "%s%-12s %s\n", indent, tools[i]->cmd.name, tools[i]->cmd.summary);
 }
 
-/* The options of a table: each one's spelling, kind, range, default and help. */
+/* The values an option of a list of names takes ("all" too for a subset), else null. */
+static json_t *names_json(const struct cli_opt *o)
+{
+	json_t *a;
+
+	if (!o->names)
+		return json_null();
+	a = json_array();
+	for (size_t i = 0; i < o->n_names; i++)
+		json_array_append_new(a, json_string(o->names[i]));
+	if (o->kind == CLI_NAMES)
+		json_array_append_new(a, json_string("all"));
+	return a;
+}
+
+/* The options of a table: each one's spelling, kind, range, default, values and help. */
 static json_t *opts_json(const struct cli_opt *opts)
 {
 	static const char *const kinds[] = { "end", "flag", "string", "u64", "uint", "size", "range",
@@ -76,27 +93,36 @@ static json_t *opts_json(const struct cli_opt *opts)
 
 	for (size_t i = 0; opts && opts[i].kind != CLI_END; i++) {
 		const struct cli_opt *o = &opts[i];
-		char facts[512];
+		char facts[512], alias[2] = { o->short_name, '\0' };
 		cli_opt_facts(o, facts, sizeof(facts));
-		json_array_append_new(a, json_pack("{s:s, s:o, s:s, s:I, s:I, s:o, s:o, s:o, s:s}",
+		json_array_append_new(a, json_pack("{s:s, s:o, s:s, s:I, s:I, s:o, s:o, s:o, s:s, s:o, s:o}",
 			"name", o->name, "metavar", o->metavar ? json_string(o->metavar) : json_null(),
 			"kind", kinds[o->kind], "min", (json_int_t)o->min, "max", (json_int_t)o->max,
 			"default", o->def ? json_string(o->def) : json_null(),
 			"default_note", o->def_note ? json_string(o->def_note) : json_null(),
-			"help", o->help ? json_string(o->help) : json_null(), "facts", facts));
+			"help", o->help ? json_string(o->help) : json_null(), "facts", facts,
+			"short", o->short_name ? json_string(alias) : json_null(), "names", names_json(o)));
 	}
 	return a;
+}
+
+/* The shared tables a command's usage lists after its own, into {"sub-groups": [], ...}. */
+static void shared_json(const struct cli_opt *opts, const char *group, void *arg)
+{
+	json_object_set_new(arg, group, opts_json(opts));
 }
 
 /* What a command's table says of it (a row's too: its benchmark, params, checks, builds). */
 static json_t *cmd_json(const struct bench_cmd *c, const struct bench_row *row)
 {
-	json_t *o = json_pack("{s:s, s:s, s:s, s:b, s:b, s:o}", "name", c->name, "kind",
-			      row ? "row" : "tool", "summary", c->summary, "device",
-			      (c->flags & BENCH_DEVICE) != 0, "sub_groups", (c->flags & BENCH_SG) != 0,
-			      "options", opts_json(c->opts));
+	json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:b, s:b, s:b, s:o, s:{}}", "name", c->name,
+			      "kind", row ? "row" : "tool", "summary", c->summary, "synopsis",
+			      c->synopsis, "device", (c->flags & BENCH_DEVICE) != 0, "sub_groups",
+			      (c->flags & BENCH_SG) != 0, "operands", (c->flags & BENCH_OPERANDS) != 0,
+			      "options", opts_json(c->opts), "shared_options");
 	json_t *params = json_array();
 
+	bench_usage_shared(c, shared_json, json_object_get(o, "shared_options"));
 	if (!row)
 		return o;
 	for (size_t i = 0; row->params && row->params[i].name; i++)
@@ -175,7 +201,7 @@ int main(int argc, char **argv)
 		return EXIT_OK;
 	}
 	if (strcmp(argv[1], "--version") == 0) {
-		printf("bench %s (%s)\n", res_tool_version(), res_tool_describe());
+		build_info_print(stdout);
 		return EXIT_OK;
 	}
 	if ((row = bench_row_resolve(argc - 1, argv + 1))) {

@@ -1,5 +1,6 @@
 /* Intel's offline compiler as a child process (ocloc.h). */
 #include "ocloc.h"
+#include "paths.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,10 +13,6 @@
 #include <unistd.h>
 
 extern char **environ;
-
-#ifndef BENCH_DEPS_DIR
-#define BENCH_DEPS_DIR ".deps"
-#endif
 
 static bool executable(const char *p)
 {
@@ -159,27 +156,29 @@ static void query_version(struct ocloc *o)
 bool ocloc_find(struct ocloc *o, char *err, size_t len)
 {
 	const char *env = getenv("BENCH_OCLOC");
-	char deps[4096];
+	const char *hint = paths_build_tree() ? OCLOC_SETUP_HINT : OCLOC_INSTALL_HINT;
+	char deps_dir[3900] = "", deps[4000] = "";   /* each fits o->path and o->libdir */
 
 	memset(o, 0, sizeof(*o));
-	snprintf(deps, sizeof(deps), "%s/intel-gpu/usr/bin/ocloc", BENCH_DEPS_DIR);
+	if (paths_dir(PATHS_DEPS, deps_dir, sizeof(deps_dir)))   /* a build tree's */
+		snprintf(deps, sizeof(deps), "%s/intel-gpu/usr/bin/ocloc", deps_dir);
 	if (env && *env) {
 		if (!executable(env)) {
 			snprintf(err, len, "BENCH_OCLOC '%s' is not an executable file: %s", env,
-				 OCLOC_INSTALL_HINT);
+				 hint);
 			return false;
 		}
 		snprintf(o->path, sizeof(o->path), "%s", env);
 		o->found_by = "BENCH_OCLOC";
 	} else if (on_path("ocloc", o->path, sizeof(o->path))) {
 		o->found_by = "PATH";
-	} else if (executable(deps)) {
+	} else if (deps[0] && executable(deps)) {
 		snprintf(o->path, sizeof(o->path), "%s", deps);
-		snprintf(o->libdir, sizeof(o->libdir), "%s/intel-gpu/lib", BENCH_DEPS_DIR);
+		snprintf(o->libdir, sizeof(o->libdir), "%s/intel-gpu/lib", deps_dir);
 		o->found_by = ".deps/intel-gpu";
 	} else {
-		snprintf(err, len, "no ocloc (Intel's offline compiler) on PATH or in %s: %s", deps,
-			 OCLOC_INSTALL_HINT);
+		snprintf(err, len, "no ocloc (Intel's offline compiler) on PATH%s%s: %s",
+			 deps[0] ? " or in " : "", deps, hint);
 		return false;
 	}
 	query_version(o);

@@ -10,9 +10,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define OCLOC_INSTALL_HINT                                                                         \
-	"install Debian's intel-opencl-icd (it ships /usr/bin/ocloc), or run scripts/setup.sh "   \
-	"--intel-gpu-icd, which unpacks it into .deps/intel-gpu without installing a driver"
+/* What to do without ocloc: an installed bench's advice, and a build tree's (setup.sh). */
+#define OCLOC_INSTALL_HINT "install Debian's intel-opencl-icd (it ships /usr/bin/ocloc)"
+#define OCLOC_SETUP_HINT                                                                           \
+	OCLOC_INSTALL_HINT ", or run scripts/setup.sh --intel-gpu-icd, which unpacks it into "     \
+	".deps/intel-gpu without installing a driver"
 
 struct ocloc {
 	char path[4096];
@@ -22,9 +24,10 @@ struct ocloc {
 };
 
 /*
- * Finds ocloc: $BENCH_OCLOC, else on PATH, else the project's .deps/intel-gpu/usr/bin/ocloc
- * (scripts/setup.sh --intel-gpu-icd; its libraries then go on the child's LD_LIBRARY_PATH),
- * and asks its version. False with a message where there is none.
+ * Finds ocloc: $BENCH_OCLOC, else on PATH, else, for the bench of a build tree, the source
+ * tree's .deps/intel-gpu/usr/bin/ocloc (scripts/setup.sh --intel-gpu-icd; its libraries then
+ * go on the child's LD_LIBRARY_PATH), and asks its version. False with a message where there
+ * is none.
  */
 bool ocloc_find(struct ocloc *o, char *err, size_t len);
 

@@ -113,7 +113,9 @@ struct ident {
 	char *path;         /* as given */
 };
 
-static struct ident files[OUTF_MAX];
+/* Grown as needed: a history or a baseline may read hundreds of documents. */
+static struct ident *files;
+static size_t n_files;
 
 /* A name that does not exist yet, its folder resolved: "r/x.json" -> "/abs/r/x.json"; errno on NULL. */
 static char *resolve_new(const char *path)
@@ -191,7 +193,7 @@ static bool same(const struct ident *a, const struct ident *b)
  */
 static const struct ident *clash(const struct ident *id, bool output)
 {
-	for (size_t i = 0; i < OUTF_MAX; i++) {
+	for (size_t i = 0; i < n_files; i++) {
 		const struct ident *f = &files[i];
 		if (!f->used || (!output && !f->output) || !same(id, f))
 			continue;
@@ -205,17 +207,27 @@ static const struct ident *clash(const struct ident *id, bool output)
 /* Keeps id (its strings taken) as a file of this run; its slot, or -1 when full. */
 static int keep(struct ident *id, bool output, const char *label, const char *path)
 {
-	for (int i = 0; i < OUTF_MAX; i++)
-		if (!files[i].used) {
-			files[i] = *id;
-			files[i].used = true;
-			files[i].output = output;
-			files[i].label = strdup(label ? label : "");
-			files[i].path = strdup(path);
-			return i;
+	size_t i = 0;
+
+	while (i < n_files && files[i].used)
+		i++;
+	if (i == n_files) {
+		size_t n = n_files ? 2 * n_files : 16;
+		struct ident *grown = n <= INT_MAX ? realloc(files, n * sizeof(*files)) : NULL;
+		if (!grown) {
+			free(id->name);
+			return -1;
 		}
-	free(id->name);
-	return -1;
+		memset(grown + n_files, 0, (n - n_files) * sizeof(*grown));
+		files = grown;
+		n_files = n;
+	}
+	files[i] = *id;
+	files[i].used = true;
+	files[i].output = output;
+	files[i].label = strdup(label ? label : "");
+	files[i].path = strdup(path);
+	return (int)i;
 }
 
 static void forget(int slot)
@@ -274,7 +286,7 @@ bool outf_input(const char *what, const char *path, char *err, size_t errlen)
 		return false;
 	}
 	if (keep(&id, false, what, path) < 0) {
-		snprintf(err, errlen, "%s: cannot read: more than %d files at once", path, OUTF_MAX);
+		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(ENOMEM));
 		return false;
 	}
 	return true;
@@ -483,7 +495,7 @@ static bool claim(struct outf *o, const char *opt, const char *path, char *err, 
 		return fail(o, path, why, err, errlen);
 	}
 	if ((o->slot = keep(&id, true, opt, path)) < 0)
-		return fail(o, path, "too many output files at once", err, errlen);
+		return fail(o, path, strerror(ENOMEM), err, errlen);
 	return true;
 }
 

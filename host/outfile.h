@@ -23,7 +23,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* The most outputs and inputs one process holds at once. */
+/* The most named temporary files (filesystems without O_TMPFILE) one process holds at once;
+ * the inputs and outputs a process registers are not limited. */
 #define OUTF_MAX 64
 
 /*

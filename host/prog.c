@@ -289,7 +289,7 @@ cl_program prog_build(struct prog_ctx *c, const char *name, const char *options,
 	p = clCreateProgramWithSource(c->ctx, 1, srcs, NULL, &e);
 	free(src);
 	if (e != CL_SUCCESS) {
-		snprintf(err, errlen, "clCreateProgramWithSource(%s): %s", name, cl_err_name(e));
+		snprintf(err, errlen, "driver: clCreateProgramWithSource(%s): %s", name, cl_err_name(e));
 		return NULL;
 	}
 	e = clBuildProgram(p, 1, &c->dev->id, opts, NULL, NULL);
@@ -313,8 +313,9 @@ cl_kernel prog_kernel(cl_program p, const char *kname, char *err, size_t errlen)
 	cl_int e = CL_SUCCESS;
 	cl_kernel k = clCreateKernel(p, kname, &e);
 
-	if (e != CL_SUCCESS) {
-		snprintf(err, errlen, "clCreateKernel(%s): %s", kname, cl_err_name(e));
+	if (e != CL_SUCCESS) {   /* a name the program lacks is ours (or a --kernels copy's) */
+		snprintf(err, errlen, "%sclCreateKernel(%s): %s", e == CL_INVALID_KERNEL_NAME ?
+			 "bench bug or --kernels: " : "driver: ", kname, cl_err_name(e));
 		return NULL;
 	}
 	return k;

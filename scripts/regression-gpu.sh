@@ -1,58 +1,85 @@
 #!/usr/bin/env bash
-# Measures what bench compare's verdicts do on a GPU runner (docs/ci.md, "Checking the loop
-# on a new runner"): two back-to-back runs of the gpu suite compared, and a run with a planted
-# 10 % slowdown in vecadd variants 2-4 compared with the first. Prints the suite's wall times,
-# the verdict counts, and the planted slowdown's hit rate; the documents go to OUTDIR.
+# Measures what the regression loop of docs/ci.md does on a GPU runner: a baseline of several
+# runs, back-to-back runs judged against it and against each other (A/A: nothing may regress),
+# and planted 10 % and 5 % slowdowns in every benchmark family (scripts/plant-slowdown.py),
+# each judged with bench suite's confirmation. Prints every run's wall time (confirmations
+# included), the verdict counts, and per family the share of planted points found.
 #
-#   scripts/regression-gpu.sh BENCH OUTDIR [SUITE [REQUIRE]]
+#   scripts/regression-gpu.sh BENCH OUTDIR [--suite S] [--require R] [--runs K] [--aa N]
+#                             [--percents "10 5"] [--confirm C] [--steps base,aa,plant]
 #
-# BENCH is the built bench, SUITE a suite name or file (default gpu), REQUIRE what
-# --require-device asks (default gpu). Exit 1 when a run fails.
+# BENCH is the built bench; S a suite (default gpu); R what --require-device asks (default
+# gpu); K runs make the baseline (default 3); N A/A runs (default 5); C bench suite's
+# --confirm (default 2). --steps runs some steps only (each reads what the one before wrote
+# in OUTDIR), so that the whole check can be split over several sessions of a machine.
+# The planted runs plant two groups of families in turn, so that every point is inside a
+# plant in one run and outside it in the other: vecadd,sg-copy,atomics,waves and
+# stream,transpose,latency. Exit 1 when a run fails (a regression is a result here).
 set -euo pipefail
-bench=$1 out=$2 suite=${3:-gpu} require=${4:-gpu}
+bench=$1 out=$2
+shift 2
+suite=gpu require=gpu runs=3 aa=5 percents="10 5" confirm=2 steps=base,aa,plant
+while [ $# -gt 0 ]; do
+	case $1 in
+	--suite) suite=$2 ;;
+	--require) require=$2 ;;
+	--runs) runs=$2 ;;
+	--aa) aa=$2 ;;
+	--percents) percents=$2 ;;
+	--confirm) confirm=$2 ;;
+	--steps) steps=$2 ;;
+	*) echo "regression-gpu: unknown option '$1'" >&2; exit 2 ;;
+	esac
+	shift 2
+done
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+groups=("vecadd,sg-copy,atomics,waves" "stream,transpose,latency")
 mkdir -p "$out"
 
-run() { # NAME [args]
-	local name=$1 s e
+doc() { ls "$out/$1"/*--*.json; }   # the suite document (entries: SUITE-NN-BENCH.json)
+suite_run() { # NAME [args]: one run of the suite, its wall time printed
+	local name=$1 s e rc=0
 	shift
 	s=$(date +%s.%N)
-	"$bench" suite "$suite" --require-device "$require" --quiet -o "$out/$name" "$@"
+	"$bench" suite "$suite" --require-device "$require" --quiet -o "$out/$name" "$@" || rc=$?
 	e=$(date +%s.%N)
-	python3 -c "print(f'bench suite $suite ($name): {$e - $s:.1f} s wall')"
+	python3 -c "print(f'bench suite $suite ($name): {$e - $s:.1f} s wall, exit $rc')"
+	# with --baseline, exit 1 is the verdict "regressed": a result, not a failure
+	[ $rc -eq 0 ] || { [ $rc -eq 1 ] && [ $# -gt 0 ]; }
 }
-run run1
-run run2
-python3 "$root/scripts/plant-slowdown.py" "$root/kernels" "$out/planted" 10
-run planted --kernels "$out/planted"
-# exit 1 is "something regressed": the counts are the result here
-"$bench" compare "$out"/run1/*--*.json "$out"/run2/*--*.json --quiet --json "$out/same.json" || [ $? -eq 1 ]
-"$bench" compare "$out"/run1/*--*.json "$out"/planted/*--*.json --quiet --json "$out/planted.json" || [ $? -eq 1 ]
+judge() { # BASE NEW NAME [PLANT_JSON]: bench compare's verdicts, per family where planted
+	"$bench" compare "$1" "$2" --quiet --json "$out/$3.json" --markdown "$out/$3.md" || [ $? -eq 1 ]
+	python3 "$root/scripts/plant-verdicts.py" "$out/$3.json" ${4:+"$4"}
+}
+has() { [[ ",$steps," == *",$1,"* ]]; }
 
-python3 - "$out" <<'PY'
-import collections, json, sys
-out = sys.argv[1]
-for name in ("same", "planted"):
-    doc = json.load(open(f"{out}/{name}.json"))
-    rows = doc["points"]
-    counts = collections.Counter(r["verdict"] for r in rows)
-    print(f"{name}: {len(rows)} points: " + ", ".join(f"{v} {counts[v]}" for v in sorted(counts)))
-    def planted(r):
-        p = r.get("params") or {}
-        return r.get("benchmark") == "vecadd" and p.get("variant") in (2, 3, 4)
-    if name == "same":
-        u = counts["unchanged"] / len(rows) if rows else 0
-        print(f"  unchanged {100 * u:.1f} %, regressed {counts['regressed']} (wanted: 0 regressed, >= 90 % unchanged)")
-        for r in rows:
-            if r["verdict"] == "regressed":
-                print(f"  regressed: {r.get('benchmark')} {r.get('params')}")
-    else:
-        hit = [r for r in rows if planted(r)]
-        reg = sum(r["verdict"] == "regressed" for r in hit)
-        other = [r for r in rows if not planted(r) and r["verdict"] == "regressed"]
-        print(f"  planted (vecadd variants 2-4): {reg} of {len(hit)} regressed = "
-              f"{100 * reg / max(len(hit), 1):.1f} % (wanted >= 95 %); other points regressed: {len(other)} (wanted 0)")
-        for r in hit:
-            if r["verdict"] != "regressed":
-                print(f"  planted but {r['verdict']}: {r.get('params')} ratio {r.get('ratio')}")
-PY
+if has base; then
+	for i in $(seq 1 "$runs"); do suite_run "base$i"; done
+	"$bench" baseline $(for i in $(seq 1 "$runs"); do doc "base$i"; done) -o "$out/baseline.json"
+	echo "baseline of $runs runs: $out/baseline.json"
+fi
+if has aa; then
+	prev=$(doc "base$runs")
+	for i in $(seq 1 "$aa"); do
+		suite_run "aa$i" --baseline "$out/baseline.json" --confirm "$confirm"
+		echo "A/A $i against the baseline, confirmed:"
+		judge "$out/baseline.json" "$(doc "aa$i")" "aa$i"
+		echo "A/A $i against the run before, one attempt each (bench compare's own bands):"
+		"$bench" compare "$prev" "$(doc "aa$i")" --quiet --json "$out/pair$i.json" || [ $? -eq 1 ]
+		python3 "$root/scripts/plant-verdicts.py" "$out/pair$i.json"
+		prev=$(doc "aa$i")
+	done
+fi
+if has plant; then
+	for pct in $percents; do
+		for g in 0 1; do
+			name="plant$pct-$g"
+			python3 "$root/scripts/plant-slowdown.py" "$root/kernels" "$out/$name-kernels" "$pct" \
+				--family "${groups[$g]}"
+			suite_run "$name" --kernels "$out/$name-kernels" --baseline "$out/baseline.json" \
+				--confirm "$confirm"
+			echo "planted $pct % in ${groups[$g]}, confirmed:"
+			judge "$out/baseline.json" "$(doc "$name")" "$name" "$out/$name-kernels/plant.json"
+		done
+	done
+fi

@@ -3,13 +3,16 @@
 # platforms for the project's runs and tests. Safe to run again: it installs only
 # what is missing, and never replaces, upgrades or registers system-wide a driver.
 #
-#   apt:  build tools, the ICD loader and headers, jansson, PoCL, clinfo, matplotlib and
-#         jsonschema (for bench report: its charts, and its documents judged against
-#         results/schema as bench compare judges them); for tests only, clang and its
-#         libFuzzer (the fuzz suite), chromium (the report rendered) and oclgrind (the
-#         simulated device): a suite whose tool cannot be installed is skipped (77).
-#         oclgrind is never registered as a driver.
-#   pip:  Intel's CPU OpenCL runtime (intel-opencl-rt + intel-cmplr-lib-rt) into
+#   apt:  build tools, the ICD loader and headers (and ocl-icd-dev: the loader's version for
+#         bench --version), jansson, PoCL, clinfo, matplotlib and jsonschema (for bench report:
+#         its charts, and its documents judged against results/schema as bench compare judges
+#         them); for tests only, clang and its libFuzzer (the fuzz suite), chromium (the report
+#         rendered), oclgrind (the simulated device), cmake (CTest running bench validate's
+#         GoogleTest interface), strace and groff (the installed bench, its manual pages), and
+#         Debian's packaging tools (the package suite): a suite whose tool cannot be installed
+#         is skipped (77). oclgrind is never registered as a driver.
+#   pip:  Apache Otava (apache-otava, bench history's change points) into .deps/otava;
+#         Intel's CPU OpenCL runtime (intel-opencl-rt + intel-cmplr-lib-rt) into
 #         the project-local prefix .deps/intel (a virtual environment)
 #   icd:  .deps/icd holds one .icd file per driver: the system's (/etc/OpenCL/vendors)
 #         and Intel's runtime; scripts/env.sh points OCL_ICD_VENDORS at it.
@@ -31,11 +34,15 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 deps="$root/.deps"
 intel_pkgs=(intel-opencl-rt==2026.2.0 intel-cmplr-lib-rt==2026.2.0)
 apt_pkgs=(gcc meson ninja-build pkg-config python3 python3-venv ocl-icd-libopencl1
-	ocl-icd-opencl-dev opencl-c-headers opencl-headers pocl-opencl-icd clinfo libjansson-dev
-	python3-matplotlib python3-jsonschema)   # bench report: its charts; its documents judged
+	ocl-icd-opencl-dev ocl-icd-dev opencl-c-headers opencl-headers pocl-opencl-icd clinfo
+	libjansson-dev python3-matplotlib python3-jsonschema)   # bench report: its charts; its
+	# documents judged
 fuzz_pkgs=(clang libclang-rt-dev)   # tests/fuzz: libFuzzer harnesses built by clang
-check_pkgs=(chromium oclgrind libxml2-utils)   # tests only: the report rendered;
-	# kernels under a simulator; JUnit against its XSD
+check_pkgs=(chromium oclgrind libxml2-utils cmake strace groff-base)   # tests only: the report
+	# rendered; kernels under a simulator; JUnit against its XSD; CTest discovering bench
+	# validate's checks as GoogleTest tests; the installed bench's file accesses; the manual
+	# pages rendered
+package_pkgs=(dpkg-dev debhelper fakeroot lintian)   # tests only: the Debian package built and checked
 with_intel_gpu=false
 
 log() { printf 'setup: %s\n' "$*" >&2; }
@@ -79,6 +86,20 @@ install_intel() {
 	python3 -m venv "$venv" 2>/dev/null || /usr/bin/python3 -m venv "$venv"
 	"$venv/bin/python" -m pip install --disable-pip-version-check -q "${intel_pkgs[@]}"
 	[ -e "$venv/lib/libintelocl.so" ] || { log "libintelocl.so missing after install"; exit 1; }
+}
+
+# Apache Otava (PyPI apache-otava), the change-point detector bench history runs, into
+# .deps/otava: a venv of its own, as Intel's runtime has. Where PyPI cannot be reached, the
+# history tests are skipped (77).
+otava_version=0.8.0
+install_otava() {
+	local venv="$deps/otava"
+	[ -x "$venv/bin/otava" ] && "$venv/bin/python" -m pip show apache-otava 2>/dev/null |
+		grep -qx "Version: $otava_version" && return 0
+	log "installing Apache Otava $otava_version into $venv"
+	rm -rf "$venv"
+	python3 -m venv "$venv" 2>/dev/null || /usr/bin/python3 -m venv "$venv"
+	"$venv/bin/python" -m pip install --disable-pip-version-check -q "apache-otava==$otava_version"
 }
 
 register_icds() {
@@ -194,7 +215,10 @@ install_apt "${apt_pkgs[@]}"
 ( install_apt "${fuzz_pkgs[@]}" ) || log "clang not installed: the fuzz suite will be skipped"
 ( install_apt "${check_pkgs[@]}" ) ||
 	log "chromium or oclgrind not installed: their tests will be skipped"
+( install_apt "${package_pkgs[@]}" ) ||
+	log "Debian's packaging tools not installed: the package suite will be skipped"
 install_intel
+( install_otava ) || log "Apache Otava not installed: the history tests will be skipped"
 register_icds
 asan_registry "$deps/icd"
 log "OpenCL drivers registered in $deps/icd: $(cd "$deps/icd" && echo *.icd)"

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -178,6 +179,18 @@ void cli_names(const char *opt, const char *arg, const char *const *names, size_
 	free(copy);
 	if (!any)
 		cli_usage_error("--%s '%s' names nothing: allowed %s, all", opt, arg, list);
+}
+
+double cli_real(const char *opt, const char *arg, double min, double max)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (end == arg || *end || errno || !isfinite(v) || v < min || v > max)
+		cli_usage_error("--%s '%s' is not a number in %g..%g", opt, arg, min, max);
+	return v;
 }
 
 unsigned cli_choice(const char *opt, const char *arg, const char *const *names, size_t n)

@@ -57,6 +57,10 @@ void cli_size_range(const char *opt, const char *arg, uint64_t min, uint64_t max
  * name given; an unknown name exits 2 listing the allowed ones.
  */
 void cli_names(const char *opt, const char *arg, const char *const *names, size_t n, bool *flags);
+/* A real number in [min, max], strictly (no trailing characters, no NaN), or exit 2 naming
+ * --opt, the value and the range. */
+double cli_real(const char *opt, const char *arg, double min, double max);
+
 /* Index of arg in names, or exit 2 listing them. */
 unsigned cli_choice(const char *opt, const char *arg, const char *const *names, size_t n);
 

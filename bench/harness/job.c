@@ -154,21 +154,31 @@ static const struct cli_opt *shared_table(const struct cli_opt *t, size_t n, uns
 	return out;
 }
 
-static bool usage_tool;   /* the command parsed last is a tool (its options: tool_cli) */
-
-void bench_usage(const struct bench_cmd *cmd, FILE *f)
+void bench_usage_shared(const struct bench_cmd *cmd,
+			void (*fn)(const struct cli_opt *opts, const char *group, void *arg), void *arg)
 {
 	struct cli_opt common[N_COMMON], sg[N_SG];
 
+	if (cmd->flags & BENCH_SG)
+		fn(shared_table(sg_cli, N_SG, cmd->flags, sg), "sub-groups", arg);
+	if (cmd->flags & BENCH_DEVICE)
+		fn(shared_table(common_cli, N_COMMON, cmd->flags, common), "shared", arg);
+	else
+		fn(tool_cli, "tools", arg);   /* a tool (every row takes the shared table) */
+}
+
+static void print_table(const struct cli_opt *opts, const char *group, void *f)
+{
+	(void)group;
+	cli_print_opts(f, opts);
+}
+
+void bench_usage(const struct bench_cmd *cmd, FILE *f)
+{
 	fputs(cmd->synopsis, f);
 	if (cmd->opts)
 		cli_print_opts(f, cmd->opts);
-	if (cmd->flags & BENCH_SG)
-		cli_print_opts(f, shared_table(sg_cli, N_SG, cmd->flags, sg));
-	if (cmd->flags & BENCH_DEVICE)
-		cli_print_opts(f, shared_table(common_cli, N_COMMON, cmd->flags, common));
-	else if (usage_tool)
-		cli_print_opts(f, tool_cli);
+	bench_usage_shared(cmd, print_table, f);
 }
 
 static const struct bench_cmd *usage_cmd;
@@ -260,7 +270,6 @@ void bench_job_parse(struct bench_job *j, const struct bench_cmd *cmd, const str
 	else if (!row)
 		sets[n++] = (struct cli_set){ tool_cli, &j->shared->co, j->shared->given };
 	usage_cmd = cmd;
-	usage_tool = !row;
 	j->operands = cmd->flags & BENCH_OPERANDS
 		? (struct cli_operands *)((char *)j->opts + cmd->operands_off) : NULL;
 	cli_parse_operands(argc, argv, sets, n, usage_cb, j->operands);

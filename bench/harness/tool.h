@@ -104,6 +104,14 @@ bool bench_shared_given(const struct bench_shared *s, const char *name);
 void bench_shared_override(struct bench_shared *to, const struct bench_shared *from, bool sg);
 /* Prints a command's usage: synopsis, its options, then the shared ones. */
 void bench_usage(const struct bench_cmd *cmd, FILE *f);
+/*
+ * The tables of options that a command's usage lists after its own, as the command sees them
+ * (the defaults that are its own filled in): fn(table, group, arg) for the sub-group options
+ * ("sub-groups") where it has them, then the shared ones ("shared"), or a tool's ("tools":
+ * --timeout) for a command that opens no device of its own.
+ */
+void bench_usage_shared(const struct bench_cmd *cmd,
+			void (*fn)(const struct cli_opt *opts, const char *group, void *arg), void *arg);
 
 /* ---- running (harness/dispatch.c, session.c, run.c) ---- */
 

@@ -1,9 +1,19 @@
 /*
  * bench baseline DOC DOC DOC... -o FILE: one baseline made of several runs of the same
  * suite or benchmark on the same device. Each point keeps every run's samples (its time_ns
- * made of them all) and states its run-to-run spread: the largest distance of a run's median
- * from the median of the runs' medians. bench compare, given such a BASE, bands each point
- * by its own spread (verdict.c): stable points tightly, noisy ones widely.
+ * made of them all) and states how much it moves (run_spread), three ways:
+ *   spread_pct        the largest distance of a run's median from the median of the runs'
+ *                     medians (run to run);
+ *   within_pct        the median, over the runs, of the half-width of a run's 95 % interval
+ *                     of its median (order statistics): the noise inside one run, which a
+ *                     few runs' medians can happen to hide;
+ *   entry_spread_pct  the median spread_pct of the points of its suite entry (or benchmark):
+ *                     a point measured alike by three runs is not thereby more stable than
+ *                     its neighbours.
+ * bench compare, given such a BASE, bands each point by the largest of the three
+ * (verdict.c): stable points tightly, noisy ones widely. Three runs of the H100's gpu suite
+ * (docs/regression.md) gave vecadd's sweep points spreads of 0.4 to 1.6 % though every point
+ * of it does the same; the median over the entry, 0.7 %, keeps the lucky ones honest.
  */
 #include "tool.h"
 #include "compare_doc.h"
@@ -82,43 +92,125 @@ static double median_of(double *v, size_t n)
 	return st.median;
 }
 
+/* A run's point whose clock probe ran this much slower than the point's fastest run's is
+ * left out: the device was slow then (its clock or power state), and its times would widen
+ * the band of a point that does not move. Three H100 runs of the gpu suite had points whose
+ * probe took 44-59 us against 35 us, the point 15-30 % slower with it. */
+#define BASELINE_PROBE_SLOW 1.05
+
+/* Whether run point q's probe moved within it, or ran slower than ref by the factor above. */
+static bool unsteady(const struct cmp_point *q, double ref)
+{
+	if (!(q->probe_med > 0 && ref > 0))
+		return false;
+	return q->probe_med > ref * BASELINE_PROBE_SLOW ||
+	       q->probe_lo[1] > q->probe_hi[0] * BASELINE_PROBE_SLOW ||
+	       q->probe_lo[0] > q->probe_hi[1] * BASELINE_PROBE_SLOW;
+}
+
 /*
- * Point p of the last run, made of the runs that have it: every run's samples in its time_ns,
- * and its run_spread where two runs or more measured it.
+ * The runs' points of p that are pooled: on a GPU those whose clock probe was steady (at
+ * least one: the fastest probe's); the others go into dropped. Returns how many are kept.
+ */
+static size_t steady_runs(struct cmp_doc *d, size_t n, struct cmp_point *p, struct cmp_point **q,
+			  json_t *dropped)
+{
+	size_t k = 0, kept = 0;
+	int run[BASELINE_MAX_RUNS];
+	double ref = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		struct cmp_point *x = i + 1 == n ? p : find(&d[i], p->key);
+		if (!x || !x->samples)
+			continue;
+		run[k] = (int)i + 1;
+		q[k++] = x;
+		if (x->probe_med > 0 && (ref == 0 || x->probe_med < ref))
+			ref = x->probe_med;
+	}
+	for (size_t i = 0; i < k; i++) {
+		if (!d[0].cpu && unsteady(q[i], ref) && !(kept == 0 && i + 1 == k)) {
+			json_array_append_new(dropped, json_pack("{s:i, s:f, s:f}", "run", run[i], "probe_ns",
+								  q[i]->probe_med, "median_ns", q[i]->median));
+			continue;
+		}
+		q[kept++] = q[i];
+	}
+	return k < 2 ? 0 : kept;
+}
+
+/*
+ * Point p of the last run, made of the runs that have it (on a GPU those with a steady clock
+ * probe): every such run's samples in its time_ns, and its run_spread where two runs or more
+ * measured it.
  */
 static void pool_point(struct cmp_doc *d, size_t n, struct cmp_point *p, json_t *out)
 {
-	double *all = NULL, med[BASELINE_MAX_RUNS], sorted[BASELINE_MAX_RUNS], spread = 0, m;
-	size_t total = 0, k = 0;
+	struct cmp_point *q[BASELINE_MAX_RUNS];
+	double *all = NULL, med[BASELINE_MAX_RUNS], spread = 0, m;
+	double within[BASELINE_MAX_RUNS], lo, hi, cover;
+	size_t total = 0, k, nw = 0;
+	json_t *dropped = json_array(), *medians = json_array();
 	struct stats st;
 
-	for (size_t i = 0; i < n; i++) {
-		struct cmp_point *q = i + 1 == n ? p : find(&d[i], p->key);
-		if (!q || !q->samples)
-			continue;
-		all = realloc(all, (total + q->n) * sizeof(*all));
-		if (!all)
-			cli_die(EXIT_FAIL, "out of host memory");
-		memcpy(all + total, q->samples, q->n * sizeof(*all));
-		total += q->n;
-		med[k++] = q->median;
-	}
-	if (k < 2) {   /* measured in one run only: its own times, no spread to learn */
-		free(all);
+	if (!(k = steady_runs(d, n, p, q, dropped))) {   /* measured in one run only */
+		json_decref(dropped);
+		json_decref(medians);
 		return;
 	}
-	memcpy(sorted, med, k * sizeof(*med));
-	m = median_of(sorted, k);
+	for (size_t i = 0; i < k; i++) {
+		all = realloc(all, (total + q[i]->n) * sizeof(*all));
+		if (!all)
+			cli_die(EXIT_FAIL, "out of host memory");
+		memcpy(all + total, q[i]->samples, q[i]->n * sizeof(*all));
+		total += q[i]->n;
+		json_array_append_new(medians, json_real(med[i] = q[i]->median));
+		if (stats_median_ci(q[i]->samples, q[i]->n, 0.95, &lo, &hi, &cover) && q[i]->median > 0)
+			within[nw++] = (hi - lo) / 2 / q[i]->median * 100;
+	}
+	m = median_of(med, k);
 	for (size_t i = 0; i < k; i++)
-		spread = fmax(spread, fabs(med[i] / m - 1) * 100);
-	json_t *medians = json_array();
-	for (size_t i = 0; i < k; i++)
-		json_array_append_new(medians, json_real(med[i]));
+		spread = fmax(spread, fabs(q[i]->median / m - 1) * 100);
 	stats_compute(all, total, &st);
 	json_object_set_new(out, "time_ns", res_stats_json(&st, all, total));
-	json_object_set_new(out, "run_spread", json_pack("{s:I, s:o, s:f}", "runs", (json_int_t)k,
-							 "medians", medians, "spread_pct", spread));
+	if (json_object_get(q[0]->pt, "clock_probe_ns"))   /* a steady run's, not a dropped one's */
+		json_object_set(out, "clock_probe_ns", json_object_get(q[0]->pt, "clock_probe_ns"));
+	json_object_set_new(out, "run_spread", json_pack("{s:I, s:o, s:f, s:f, s:o}", "runs", (json_int_t)k,
+							 "medians", medians, "spread_pct", spread,
+							 "within_pct", nw ? median_of(within, nw) : 0.0,
+							 "dropped", dropped));
 	free(all);
+}
+
+/* The group a point's spread is pooled in: its suite entry ("run"), else its benchmark. */
+static json_int_t entry_of(json_t *pt)
+{
+	json_t *run = json_object_get(pt, "run");
+
+	return json_is_integer(run) ? json_integer_value(run) : 0;
+}
+
+/* Every pooled point's entry_spread_pct: the median spread_pct of its entry's points. */
+static void pool_entries(json_t *points)
+{
+	size_t n = json_array_size(points), i, k;
+	double *v = bench_alloc((n ? n : 1) * sizeof(*v));
+	json_t *p, *q;
+
+	json_array_foreach(points, i, p) {
+		json_t *rs = json_object_get(p, "run_spread");
+		size_t m = 0;
+		if (!rs)
+			continue;
+		json_array_foreach(points, k, q) {
+			json_t *qs = json_object_get(q, "run_spread");
+			if (qs && entry_of(q) == entry_of(p) &&
+			    json_integer_value(json_object_get(qs, "runs")) >= 2)
+				v[m++] = json_real_value(json_object_get(qs, "spread_pct"));
+		}
+		json_object_set_new(rs, "entry_spread_pct", json_real(m ? median_of(v, m) : 0.0));
+	}
+	free(v);
 }
 
 /* The baseline document: the last run's, every point pooled, and what it was made of. */
@@ -129,14 +221,28 @@ static json_t *make_baseline(struct cmp_doc *d, size_t n)
 
 	for (size_t i = 0; i < d[n - 1].n; i++)
 		pool_point(d, n, &d[n - 1].pts[i], json_array_get(points, i));
+	pool_entries(points);
 	for (size_t i = 0; i < n; i++)
 		json_array_append_new(runs, json_pack("{s:s, s:s?}", "path", d[i].path, "timestamp",
 						      d[i].timestamp));
 	json_object_set_new(doc, "baseline", json_pack("{s:I, s:o, s:s}", "runs", (json_int_t)n,
 		"documents", runs, "spread",
-		"per point: every run's samples in time_ns, and run_spread: the largest distance of a "
-		"run's median from the median of the runs' medians, percent"));
+		"per point: every run's samples in time_ns (on a GPU, of the runs whose clock probe was "
+		"steady: the others in run_spread.dropped), and run_spread: spread_pct, the largest "
+		"distance of a run's median from the median of the runs' medians; within_pct, the "
+		"median half-width of a run's 95 % interval of its median; entry_spread_pct, the "
+		"median spread_pct of its suite entry's points; percent"));
 	return doc;
+}
+
+/* A run given twice would count its samples twice and hide its spread. */
+static void distinct_runs(const struct baseline_opts *o)
+{
+	for (size_t i = 0; i < o->operands.n; i++)
+		for (size_t j = i + 1; j < o->operands.n; j++)
+			if (outf_same_file(o->operands.v[i], o->operands.v[j]))
+				cli_usage_error("run %zu '%s' is run %zu '%s' again: its samples would count "
+						"twice", j + 1, o->operands.v[j], i + 1, o->operands.v[i]);
 }
 
 static int baseline_main(void *opts)
@@ -147,6 +253,7 @@ static int baseline_main(void *opts)
 	char err[1024];
 	int rc = EXIT_OK;
 
+	distinct_runs(o);
 	for (size_t i = 0; i < o->operands.n; i++) {
 		char what[32];
 		snprintf(what, sizeof(what), "run %zu", i + 1);

@@ -20,19 +20,6 @@
 
 /* ---- options ---- */
 
-/* A real number in [min, max], strictly: no trailing characters, no NaN. */
-static double parse_real(const char *opt, const char *arg, double min, double max)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(arg, &end);
-	if (end == arg || *end || errno || !isfinite(v) || v < min || v > max)
-		cli_usage_error("--%s '%s' is not a number in %g..%g", opt, arg, min, max);
-	return v;
-}
-
 struct compare_opts {
 	struct cli_operands operands;
 	struct cmp_rules rules;
@@ -43,7 +30,7 @@ struct compare_opts {
 
 static void parse_alpha(void *base, const char *arg)
 {
-	double a = parse_real("alpha", arg, 0, 0.5);
+	double a = cli_real("alpha", arg, 0, 0.5);
 
 	if (a == 0)
 		cli_usage_error("--alpha 0 rejects nothing: give a level in (0, 0.5]");
@@ -52,17 +39,17 @@ static void parse_alpha(void *base, const char *arg)
 
 static void parse_noise(void *base, const char *arg)
 {
-	((struct compare_opts *)base)->rules.noise_pct = parse_real("noise", arg, 0, 1000);
+	((struct compare_opts *)base)->rules.noise_pct = cli_real("noise", arg, 0, 1000);
 }
 
 static void parse_floor(void *base, const char *arg)
 {
-	((struct compare_opts *)base)->rules.floor_pct = parse_real("noise-floor", arg, 0, 1000);
+	((struct compare_opts *)base)->rules.floor_pct = cli_real("noise-floor", arg, 0, 1000);
 }
 
 static void parse_mult(void *base, const char *arg)
 {
-	double m = parse_real("spread-mult", arg, 0, 100);
+	double m = cli_real("spread-mult", arg, 0, 100);
 
 	if (m == 0)
 		cli_usage_error("--spread-mult 0 ignores the learned spread: give a factor in (0, 100]");
@@ -106,7 +93,7 @@ static void parse_noise_for(void *base, const char *arg)
 	if (o->n_noise_for == CMP_MAX_NOISE_FOR)
 		cli_usage_error("--noise-for given more than %d times", CMP_MAX_NOISE_FOR);
 	o->noise_for[o->n_noise_for++] = (struct cmp_noise_for){
-		arg, (size_t)(eq - arg), parse_real("noise-for", eq + 1, 0, 1000) };
+		arg, (size_t)(eq - arg), cli_real("noise-for", eq + 1, 0, 1000) };
 }
 
 #define CO(f) offsetof(struct compare_opts, f)

@@ -204,7 +204,24 @@ static char *point_key(const char *bench, const char *device, int together, json
 static void check_point_at(struct cmp_doc *d, struct cmp_point *p, json_t *pt, const char *at,
 			   const char *doc_bench);
 
-/* run_spread (a baseline of several runs: bench baseline): the runs and their spread. */
+/* A percentage of run_spread (0 where an optional one is absent: an older baseline). */
+static double spread_member(struct cmp_doc *d, json_t *v, const char *at, const char *name,
+			    int how)
+{
+	char f[256];
+	json_t *x;
+	double pct;
+
+	snprintf(f, sizeof(f), "%s.run_spread.%s", at, name);
+	if (!(x = member(d->path, f, v, name, JSON_REAL, how)))
+		return 0;
+	pct = json_number_value(x);
+	if (!isfinite(pct) || pct < 0)
+		bad(d->path, f, "%g: a spread is a percentage, not negative", pct);
+	return pct;
+}
+
+/* run_spread (a baseline of several runs: bench baseline): the runs and their spreads. */
 static void check_spread(struct cmp_doc *d, struct cmp_point *p, json_t *v, const char *at)
 {
 	char f[256];
@@ -212,14 +229,12 @@ static void check_spread(struct cmp_doc *d, struct cmp_point *p, json_t *v, cons
 
 	snprintf(f, sizeof(f), "%s.run_spread.runs", at);
 	x = member(d->path, f, v, "runs", JSON_INTEGER, REQUIRED);
-	if (int_value(x) < 2)
-		bad(d->path, f, "%lld: a spread needs two runs or more", (long long)int_value(x));
+	if (int_value(x) < 1)
+		bad(d->path, f, "%lld: a spread is of one run or more", (long long)int_value(x));
 	p->spread_runs = (size_t)int_value(x);
-	snprintf(f, sizeof(f), "%s.run_spread.spread_pct", at);
-	x = member(d->path, f, v, "spread_pct", JSON_REAL, REQUIRED);
-	p->spread_pct = json_number_value(x);
-	if (!isfinite(p->spread_pct) || p->spread_pct < 0)
-		bad(d->path, f, "%g: a spread is a percentage, not negative", p->spread_pct);
+	p->spread_pct = spread_member(d, v, at, "spread_pct", REQUIRED);
+	p->within_pct = spread_member(d, v, at, "within_pct", OPTIONAL);
+	p->entry_spread_pct = spread_member(d, v, at, "entry_spread_pct", OPTIONAL);
 }
 
 /* attempts (bench suite's confirmation): the point measured again, each a point of its own. */

@@ -56,8 +56,9 @@ struct cmp_point {
 	double *samples;           /* time_ns.samples; NULL: the point has no timings */
 	size_t n;
 	double median;             /* time_ns.median, ns */
-	/* run_spread.spread_pct: a baseline's run-to-run spread of this point, % (< 0: none) */
-	double spread_pct;
+	/* run_spread.spread_pct: a baseline's run-to-run spread of this point, % (< 0: none);
+	 * within_pct, entry_spread_pct: the noise inside a run, and the spread of its entry */
+	double spread_pct, within_pct, entry_spread_pct;
 	size_t spread_runs;        /* run_spread.runs */
 	/* attempts: the point measured again (bench suite's confirmation), each a point */
 	struct cmp_point *attempts;

@@ -18,6 +18,7 @@
 #include "rows.h"
 #include "tool.h"
 #include "compare_doc.h"
+#include "otava.h"
 #include "results.h"
 
 #include <ctype.h>
@@ -27,8 +28,9 @@
 
 struct export_opts {
 	struct cli_operands operands;
-	const char *order;       /* --order: dotted integers, or "driver" */
+	const char *order;       /* --order: dotted integers, or "driver" (lnt) */
 	const char *output;      /* -o */
+	const char *config;      /* --config: Otava's configuration (otava) */
 	bool allow_partial;      /* --allow-partial */
 };
 
@@ -37,11 +39,14 @@ static const struct cli_opt export_cli[] = {
 	{ "order", "N", CLI_STR, EO(order),
 	  .help = "the run's order (LNT's llvm_project_revision): a commit count or\n"
 		  "dotted integers (1.2.3); `driver` takes the documents' driver version" },
-	{ "output", "FILE", CLI_STR, EO(output), .help = "write the report to FILE",
+	{ "output", "FILE", CLI_STR, EO(output), .help = "write the report (lnt) or the CSV (otava) to FILE",
 	  .short_name = 'o' },
+	{ "config", "FILE", CLI_STR, EO(config),
+	  .help = "otava: also write Otava's configuration of the CSV there (a test\n"
+		  "named bench: otava analyze bench --config-file FILE)" },
 	{ "allow-partial", NULL, CLI_FLAG, EO(allow_partial),
-	  .help = "export an interrupted document's points (marked in the run's\n"
-		  "`interrupted` field); refused without" },
+	  .help = "export an interrupted document's points (lnt: marked in the run's\n"
+		  "`interrupted` field; otava: named on stderr); refused without" },
 	{ 0 } };
 
 static bool dotted_integers(const char *s)
@@ -64,19 +69,30 @@ static void export_check(void *opts, const struct cli_set *given)
 	struct export_opts *o = opts;
 
 	(void)given;
-	if (o->operands.n < 1 || strcmp(o->operands.v[0], "lnt") != 0)
-		cli_usage_error("the first argument is the format, and the one format is 'lnt'%s%s%s",
+	if (o->operands.n < 1 || (strcmp(o->operands.v[0], "lnt") != 0 &&
+				  strcmp(o->operands.v[0], "otava") != 0))
+		cli_usage_error("the first argument is the format: lnt or otava%s%s%s",
 				o->operands.n ? " (got '" : "", o->operands.n ? o->operands.v[0] : "",
 				o->operands.n ? "')" : "");
 	if (o->operands.n < 2)
-		cli_usage_error("give one or more results documents after 'lnt'");
+		cli_usage_error("give one or more results documents after '%s'", o->operands.v[0]);
+	if (!o->output)
+		cli_usage_error("-o FILE is required");
+	if (strcmp(o->operands.v[0], "otava") == 0) {
+		if (o->order)
+			cli_usage_error("--order is LNT's: Otava orders the runs by their time");
+		if (o->config && outf_same_file(o->config, o->output))
+			cli_usage_error("--config %s is -o: the configuration and the CSV are two files",
+					o->config);
+		return;
+	}
+	if (o->config)
+		cli_usage_error("--config is Otava's: LNT takes its schema from results/lnt/bench.yaml");
 	if (!o->order)
 		cli_usage_error("--order is required: LNT sorts runs by it");
 	if (strcmp(o->order, "driver") != 0 && !dotted_integers(o->order))
 		cli_usage_error("--order '%s' is not a number or dotted integers (1.2.3), nor 'driver'",
 				o->order);
-	if (!o->output)
-		cli_usage_error("-o FILE is required");
 }
 
 /* ---- machine and run ---- */
@@ -212,7 +228,7 @@ static bool name_value(json_t *v, char *buf, size_t len)
  * benchmark.variant/param=value/...: the params compare matches on, in their order, after the
  * device (and alone or at once) of a point of a run on several devices.
  */
-static void test_name(const struct cmp_point *p, char *buf, size_t len)
+void export_test_name(const struct cmp_point *p, char *buf, size_t len)
 {
 	json_t *var = json_object_get(p->params, "variant"), *v;
 	const char *k;
@@ -317,7 +333,7 @@ static json_t *tests_json(const struct cmp_doc *docs, size_t n, size_t *left)
 				*left += strcmp(docs[d].pts[i].status, "ok") == 0;
 				continue;
 			}
-			test_name(&docs[d].pts[i], name, sizeof(name));
+			export_test_name(&docs[d].pts[i], name, sizeof(name));
 			json_int_t k = json_integer_value(json_object_get(seen, name)) + 1;
 			json_object_set_new(seen, name, json_integer(k));
 			if (k > 1)
@@ -381,14 +397,79 @@ static void drop_output(void)
 	outf_abort(&out);
 }
 
+static struct outf config_out = OUTF_INIT;
+
+static void drop_config(void)
+{
+	outf_abort(&config_out);
+}
+
+/* The documents in time order (Otava reads the rows in file order): an insertion sort by
+ * timestamp, stable. */
+static void by_time(struct cmp_doc *docs, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && docs[j - 1].timestamp && docs[j].timestamp &&
+				   strcmp(docs[j - 1].timestamp, docs[j].timestamp) > 0; j--) {
+			struct cmp_doc x = docs[j];
+			docs[j] = docs[j - 1];
+			docs[j - 1] = x;
+		}
+}
+
+/* What the CSV leaves out, on stderr: points not timed in every document (none: exit 2), and
+ * the runs cut short that --allow-partial let in (the CSV has no place to say so). */
+static void otava_notes(const struct cmp_doc *docs, size_t n, const json_t *metrics, size_t left)
+{
+	if (!json_array_size(metrics))
+		cli_die(EXIT_USAGE, "no point to export: none of %s's points is timed in every "
+			"document (%zu timed there; Otava needs a value in every row)", docs[n - 1].path,
+			left);
+	if (left)
+		fprintf(stderr, "bench export: %zu timed points of %s are not in every document: left "
+			"out (Otava needs a value in every row)\n", left, docs[n - 1].path);
+	for (size_t i = 0; i < n; i++)
+		if (json_object_get(docs[i].root, "interrupted"))
+			fprintf(stderr, "bench export: %s was cut short (by %s): run %zu holds the points "
+				"it measured\n", docs[i].path, docs[i].interrupted ? docs[i].interrupted : "?",
+				i + 1);
+}
+
+/* The documents as Otava's CSV, and its configuration where --config asks. */
+static bool export_otava(const struct export_opts *o, struct cmp_doc *docs, size_t n, char *err,
+			 size_t len)
+{
+	json_t *metrics;
+	size_t left;
+	char path[4096];
+	bool ok;
+
+	by_time(docs, n);
+	char *csv = otava_csv(docs, n, &metrics, &left);
+	otava_notes(docs, n, metrics, left);
+	ok = outf_commit(&out, csv, strlen(csv), err, len);
+	free(csv);
+	if (ok && o->config) {
+		if (!realpath(o->output, path))
+			snprintf(path, sizeof(path), "%s", o->output);
+		json_t *cfg = otava_config("bench", path, metrics);
+		ok = res_write_json(&config_out, cfg, err, len);
+		json_decref(cfg);
+	}
+	json_decref(metrics);
+	return ok;
+}
+
 static int export_main(void *opts)
 {
 	struct export_opts *o = opts;
 	size_t n = o->operands.n - 1;
 	struct cmp_doc *docs = bench_alloc(n * sizeof(*docs));
+	bool otava = strcmp(o->operands.v[0], "otava") == 0;
 	char err[1024];
 
 	atexit(drop_output);
+	atexit(drop_config);
 	distinct_documents(o);
 	cmp_doc_allow_partial(o->allow_partial);
 	for (size_t i = 0; i < n; i++) {
@@ -397,9 +478,20 @@ static int export_main(void *opts)
 		bench_input(what, o->operands.v[i + 1]);
 	}
 	bench_output(&out, "-o", o->output);
+	if (o->config)
+		bench_output(&config_out, "--config", o->config);
 	for (size_t i = 0; i < n; i++)
 		cmp_doc_load(&docs[i], o->operands.v[i + 1]);
 	same_machine(docs, n);
+	if (otava) {
+		bool ok = export_otava(o, docs, n, err, sizeof(err));
+		for (size_t i = 0; i < n; i++)
+			cmp_doc_free(&docs[i]);
+		free(docs);
+		if (!ok)
+			cli_die(EXIT_FAIL, "%s", err);
+		return EXIT_OK;
+	}
 	const char *order = strcmp(o->order, "driver") == 0 ? docs[0].driver : o->order;
 	if (!dotted_integers(order))
 		cli_die(EXIT_USAGE, "%s: device.driver_version: '%s' is not dotted integers, which LNT "
@@ -420,9 +512,10 @@ static int export_main(void *opts)
 const struct bench_tool export_tool = {
 	.cmd = {
 		.name = "export",
-		.summary = "results documents in another format: lnt (LNT's report format 2)",
+		.summary = "results documents in another format: lnt (LNT's report format 2), otava (Apache Otava's CSV)",
 		.synopsis =
 			"usage: bench export lnt DOC... --order N -o FILE\n"
+			"       bench export otava DOC... -o FILE.csv [--config FILE.yaml]\n"
 			"  Writes the results documents as one run of LNT's report format 2 (for\n"
 			"  `lnt import INSTANCE FILE -s bench`, schema results/lnt/bench.yaml). The\n"
 			"  machine is the host and the device (name, platform, driver, Level Zero\n"
@@ -432,7 +525,11 @@ const struct bench_tool export_tool = {
 			"  descriptions left out) with every repetition: execution_time and wall_time\n"
 			"  in microseconds, bandwidth in GB/s, resident_wg for occupancy, and\n"
 			"  execution_status 1 for a failed point. Every document must come from the\n"
-			"  same host, device and driver.\n",
+			"  same host, device and driver.\n"
+			"  otava: one CSV row a document, in time order (time, run 1, 2, ...), and one\n"
+			"  column a point timed in every document, named as LNT's tests, holding its\n"
+			"  median in ns; --config writes the test `bench` of Otava's configuration for\n"
+			"  it (every point a time: lower is better). bench history runs Otava on it.\n",
 		.opts = export_cli,
 		.opts_size = sizeof(struct export_opts),
 		.check = export_check,

@@ -1,19 +1,18 @@
 /*
  * bench report: results documents as one self-contained HTML page (charts inline as
  * SVG), drawn by scripts/report.py with matplotlib; this row parses the command line
- * and hands over.
+ * and hands over. The Python module is installed beside bench's data (host/paths.h:
+ * <datadir>/gpu-occupancy-bench/python), or in a build tree the source's scripts/;
+ * BENCH_SCRIPTS names another folder.
  */
 #include "rows.h"
 #include "tool.h"
+#include "paths.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-#ifndef BENCH_SCRIPTS_DIR
-#define BENCH_SCRIPTS_DIR "scripts"
-#endif
 
 struct report_opts {
 	struct cli_operands docs;
@@ -45,14 +44,22 @@ static void report_check(void *opts, const struct cli_set *given)
 static int report_main(void *opts)
 {
 	const struct report_opts *o = opts;
-	const char *dir = getenv("BENCH_SCRIPTS") ? getenv("BENCH_SCRIPTS") : BENCH_SCRIPTS_DIR;
+	const char *env = getenv("BENCH_SCRIPTS");
 	const char *python = access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
 	size_t n = 0;
 	const char **argv = bench_alloc((o->docs.n + 8) * sizeof(*argv));
-	char script[4096];
+	char dir[4096], script[4200];
 
+	if (env && *env)
+		snprintf(dir, sizeof(dir), "%s", env);
+	else
+		paths_dir(PATHS_PYTHON, dir, sizeof(dir));
 	snprintf(script, sizeof(script), "%s/report.py", dir);
+	if (access(script, R_OK) != 0)
+		cli_die(EXIT_FAIL, "no report.py in %s%s (%s): it is installed with bench, beside its "
+			"data", dir, env && *env ? ", named by BENCH_SCRIPTS" : "", strerror(errno));
 	argv[n++] = python;
+	argv[n++] = "-B";   /* no __pycache__ beside an installed module, which its package owns */
 	argv[n++] = script;
 	for (size_t i = 0; i < o->docs.n; i++)
 		argv[n++] = o->docs.v[i];

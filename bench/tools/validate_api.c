@@ -23,7 +23,7 @@ static cl_kernel build(struct val_ctx *v, struct val_check *c, const char *optio
 	*prog = prog_build(&v->pc, FILE_CL, options, NULL, err, sizeof(err));
 	if (!*prog || !(k = prog_kernel(*prog, kname, err, sizeof(err)))) {
 		c->res = VAL_FAIL;
-		snprintf(c->reason, sizeof(c->reason), "bench bug or driver: %.2000s", err);
+		snprintf(c->reason, sizeof(c->reason), "%.2000s", err);   /* it says whose fault */
 	}
 	return k;
 }

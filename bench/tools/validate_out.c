@@ -1,207 +1,151 @@
 /*
- * bench validate's known issues (a JSON file of entries, results/known-issues/README.md)
- * and its views: the summary table, TAP version 13 with YAML diagnostics, JUnit XML.
+ * bench validate's views: the summary table and the lines after it, TAP version 13 with YAML
+ * diagnostics (a line per check as it ends), JUnit XML (written whole, atomically).
  */
 #include "validate_out.h"
-#include "jsonfile.h"
 
 #include <errno.h>
-#include <fnmatch.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- known issues ---- */
-
-/* The members of a known-issues file (results/schema/known-issues.schema.json). */
-static const char *const known_top[] = { "kind", "schema_version", "issues", NULL };
-static const char *const known_entry[] = { "check", "reason", "driver", "device", "platform", "link",
-					   "expect", NULL };
-
-noreturn static void known_bad(const char *path, const char *at, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void known_bad(const char *path, const char *at, const char *fmt, ...)
+bool val_commit(const char *opt, struct outf *o, const char *text, size_t len, char *err,
+		size_t errlen)
 {
-	char msg[1024];
-	va_list ap;
+	char why[1024];
 
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	cli_usage_error("--known-issues %s: %s%s%s", path, at ? at : "", at ? ": " : "", msg);
-}
-
-/* A string member of entry i: a non-empty one where present (required: it must be). */
-static const char *member(json_t *e, const char *path, size_t i, const char *key, bool required)
-{
-	json_t *m = json_object_get(e, key);
-	char at[64];
-
-	snprintf(at, sizeof(at), "issues[%zu].%s", i, key);
-	if (!m && !required)
-		return NULL;
-	if (!m)
-		known_bad(path, at, "missing");
-	if (!json_is_string(m) || !json_string_length(m))
-		known_bad(path, at, "%s", json_is_string(m) ? "empty: say what it is" : "is not a string");
-	return json_string_value(m);
-}
-
-/* kind, schema_version and issues: the file's head, strictly. */
-static json_t *known_head(const char *path, json_t *doc)
-{
-	char err[1024];
-	json_t *kind = json_object_get(doc, "kind"), *ver = json_object_get(doc, "schema_version");
-	json_t *issues = json_object_get(doc, "issues");
-
-	if (!json_is_object(doc))
-		known_bad(path, NULL, "not an object with an \"issues\" array");
-	if (!jf_members(doc, known_top, err, sizeof(err)))
-		known_bad(path, "(top level)", "%s", err);
-	if (!json_is_string(kind) || strcmp(json_string_value(kind), "known-issues") != 0)
-		known_bad(path, "kind", "%s: a known-issues file says \"kind\": \"known-issues\"",
-			  kind ? "not \"known-issues\"" : "missing");
-	if (!json_is_integer(ver) || json_integer_value(ver) != 1)
-		known_bad(path, "schema_version", "%s: this bench reads known-issues files of version 1",
-			  ver ? "not 1" : "missing");
-	if (!json_is_array(issues))
-		known_bad(path, "issues", "%s", issues ? "is not an array" : "missing");
-	return issues;
-}
-
-void val_known_load(struct val_ctx *v, const char *path)
-{
-	char err[1024], at[64];
-	json_t *doc, *issues;
-
-	bench_input("--known-issues", path);
-	if (!(doc = jf_load(path, err, sizeof(err))))
-		known_bad(path, NULL, "%s", err);
-	issues = known_head(path, doc);
-	v->known_doc = doc;
-	v->n_known = json_array_size(issues);
-	v->known = bench_alloc((v->n_known ? v->n_known : 1) * sizeof(*v->known));
-	for (size_t i = 0; i < v->n_known; i++) {
-		json_t *e = json_array_get(issues, i);
-		struct val_known *k = &v->known[i];
-		snprintf(at, sizeof(at), "issues[%zu]", i);
-		if (!json_is_object(e))
-			known_bad(path, at, "not an object");
-		if (!jf_members(e, known_entry, err, sizeof(err)))
-			known_bad(path, at, "%s", err);
-		memset(k, 0, sizeof(*k));
-		k->check = member(e, path, i, "check", true);
-		k->reason = member(e, path, i, "reason", true);
-		k->driver = member(e, path, i, "driver", false);
-		k->device = member(e, path, i, "device", false);
-		k->platform = member(e, path, i, "platform", false);
-		k->link = member(e, path, i, "link", false);
-		const char *expect = member(e, path, i, "expect", false);
-		if (expect && strcmp(expect, "fail") != 0 && strcmp(expect, "beyond-works") != 0)
-			known_bad(path, at, "expect: '%s' is not fail or beyond-works", expect);
-		k->beyond_works = expect && strcmp(expect, "beyond-works") == 0;
+	if (!outf_commit(o, text, len, why, sizeof(why))) {
+		snprintf(err, errlen, "--%s %s", opt, why);
+		return false;
 	}
+	return true;
 }
 
-static bool matches(const char *pattern, const char *s, int flags)
+/* ---- notes ---- */
+
+void val_note(const struct val_check *c, char *buf, size_t len)
 {
-	return !pattern || fnmatch(pattern, s, flags) == 0;
-}
+	size_t n;
 
-static bool for_device(const struct val_known *k, const struct dev_info *d)
-{
-	return matches(k->driver, d->driver, 0) && matches(k->device, d->name, FNM_CASEFOLD) &&
-	       matches(k->platform, d->platform_name, FNM_CASEFOLD);
-}
-
-static const struct val_known *find_known(const struct val_ctx *v, const struct val_check *c)
-{
-	for (size_t i = 0; i < v->n_known; i++)
-		if (for_device(&v->known[i], v->dev) && matches(v->known[i].check, c->id, 0))
-			return &v->known[i];
-	return NULL;
-}
-
-void val_known_apply(struct val_ctx *v)
-{
-	for (size_t i = 0; i < v->n; i++) {
-		struct val_check *c = &v->c[i];
-		if (c->beyond && c->res == VAL_FAIL)
-			c->res = VAL_BEYOND_FAIL;   /* not declared: never a failure of the spec */
-		const struct val_known *k = find_known(v, c);
-		if (!k || c->res == VAL_SKIP)
-			continue;
-		c->known = k;
-		((struct val_known *)k)->matched++;
-		if (k->beyond_works)   /* the driver declares less than works */
-			c->res = c->beyond && c->res == VAL_PASS ? VAL_KNOWN
-				 : !c->beyond && c->res == VAL_PASS ? VAL_FIXED : c->res;
-		else if (c->res == VAL_FAIL || c->res == VAL_BEYOND_FAIL)
-			c->res = VAL_KNOWN;
-		else if (c->res == VAL_PASS)
-			c->res = VAL_FIXED;
-	}
-}
-
-const char *val_res_name(enum val_res r)
-{
-	static const char *const names[] = { "pass", "FAIL", "skip", "known", "fixed", "beyond: fails" };
-
-	return names[r];
-}
-
-/* ---- the summary table ---- */
-
-static const char *result_cell(const struct val_check *c)
-{
-	if (c->beyond && c->res == VAL_PASS)
-		return "beyond: works";
-	return val_res_name(c->res);
-}
-
-static void note_cell(const struct val_check *c, char *buf, size_t len)
-{
-	if (c->known && c->res == VAL_FIXED)
+	if (c->known && c->verdict == VAL_V_FIXED)
 		snprintf(buf, len, "known issue no longer seen: %s", c->known->reason);
-	else if (c->known && c->res == VAL_KNOWN)
+	else if (c->known && c->verdict == VAL_V_KNOWN)
 		snprintf(buf, len, "known issue: %s%s%s; %s", c->known->reason, c->known->link ? " " : "",
 			 c->known->link ? c->known->link : "", c->reason);
 	else
 		snprintf(buf, len, "%s", c->reason);
+	n = strlen(buf);
+	if (c->base && (c->verdict == VAL_V_KNOWN || c->verdict == VAL_V_UNEXPECTED_PASS ||
+			c->verdict == VAL_V_FAIL || c->verdict == VAL_V_CRASH || c->verdict == VAL_V_TIMEOUT))
+		snprintf(buf + n, len - n, "%sthe baseline expects %s (line %u)", n ? "; " : "",
+			 val_res_name(c->base->res), c->base->line);
+	n = strlen(buf);
+	if (c->verdict == VAL_V_KNOWN_FLAKE)
+		snprintf(buf + n, len - n, "%s--flakes names it (%s)", n ? "; " : "", c->flake_re);
 	for (char *p = buf; *p; p++)
 		if (*p == '\n')
 			*p = ' ';
-	if (strlen(buf) > 160)
-		strcpy(buf + 157, "...");
 }
+
+/* ---- the summary table ---- */
 
 void val_print_table(const struct val_ctx *v, FILE *f)
 {
-	unsigned count[6] = { 0 }, beyond_ok = 0;
+	unsigned count[VAL_V_COUNT] = { 0 };
 	int w = 5;
 	char note[2400];
+	size_t ran = 0;
 
 	for (size_t i = 0; i < v->n; i++)
 		w = (int)strlen(v->c[i].id) > w ? (int)strlen(v->c[i].id) : w;
 	fprintf(f, "bench validate on %s (%s, driver %s)\n", v->dev->name, v->dev->platform_name,
 		v->dev->driver);
-	fprintf(f, "%-*s  %-13s  %6s  %s\n", w, "check", "result", "s", "note");
+	fprintf(f, "%-*s  %-15s  %6s  %s\n", w, "check", "result", "s", "note");
 	for (size_t i = 0; i < v->n; i++) {
 		const struct val_check *c = &v->c[i];
-		note_cell(c, note, sizeof(note));
-		fprintf(f, "%-*s  %-13s  %6.2f  %s\n", w, c->id, result_cell(c), c->secs, note);
-		count[c->res]++;
-		beyond_ok += c->beyond && c->res == VAL_PASS;
+		if (!c->done)
+			continue;
+		val_note(c, note, sizeof(note));
+		if (strlen(note) > 160)
+			strcpy(note + 157, "...");
+		fprintf(f, "%-*s  %-15s  %6.2f  %s\n", w, c->id, val_verdict_word(c->verdict), c->secs, note);
+		count[c->verdict]++;
+		ran++;
 	}
 	fprintf(f, "%zu checks: %u passed, %u failed, %u known issues, %u fixed, %u skipped; beyond the "
-		"declared capabilities: %u work, %u fail\n", v->n, count[VAL_PASS] - beyond_ok,
-		count[VAL_FAIL], count[VAL_KNOWN], count[VAL_FIXED], count[VAL_SKIP], beyond_ok,
-		count[VAL_BEYOND_FAIL]);
+		"declared capabilities: %u work, %u fail", ran, count[VAL_V_PASS], count[VAL_V_FAIL],
+		count[VAL_V_KNOWN], count[VAL_V_FIXED], count[VAL_V_SKIP], count[VAL_V_BEYOND_WORKS],
+		count[VAL_V_BEYOND_FAIL]);
+	if (count[VAL_V_CRASH] || count[VAL_V_TIMEOUT] || count[VAL_V_UNEXPECTED_PASS])
+		fprintf(f, "; %u crashed, %u timed out, %u passed unexpectedly", count[VAL_V_CRASH],
+			count[VAL_V_TIMEOUT], count[VAL_V_UNEXPECTED_PASS]);
+	if (count[VAL_V_FLAKE] || count[VAL_V_KNOWN_FLAKE])
+		fprintf(f, "; flaky: %u, %u known", count[VAL_V_FLAKE], count[VAL_V_KNOWN_FLAKE]);
+	fprintf(f, "\n");
 	for (size_t i = 0; i < v->n_known; i++)
-		if (!v->known[i].matched && for_device(&v->known[i], v->dev))
+		if (!v->known[i].matched && val_known_for_device(&v->known[i], v->dev))
 			fprintf(f, "known issue for '%s' matches this device but no check run here\n",
 				v->known[i].check);
+}
+
+/* The n slowest checks that ended, slowest first (indices into v->c). */
+static size_t slowest(const struct val_ctx *v, size_t *idx, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < v->n; i++) {
+		if (!v->c[i].done)
+			continue;
+		size_t at = k < n ? k++ : n;
+		while (at > 0 && v->c[idx[at - 1]].secs < v->c[i].secs) {
+			if (at < n)
+				idx[at] = idx[at - 1];
+			at--;
+		}
+		if (at < n)
+			idx[at] = i;
+	}
+	return k;
+}
+
+void val_print_summary(const struct val_ctx *v, FILE *f)
+{
+	static const char *const mesa[] = { "Pass", "Fail", "Crash", "Timeout", "Skip", "ExpectedFail",
+					    "UnexpectedPass", "Flake", "KnownFlake" };
+	unsigned count[sizeof(mesa) / sizeof(mesa[0])] = { 0 }, shown = 0, unexpected = 0;
+	size_t idx[3], n;
+	char note[2400];
+
+	for (size_t i = 0; i < v->n; i++)
+		for (size_t m = 0; v->c[i].done && m < sizeof(mesa) / sizeof(mesa[0]); m++)
+			count[m] += strcmp(val_mesa_status(&v->c[i]), mesa[m]) == 0;
+	fprintf(f, "on %s:", v->identity);
+	for (size_t m = 0; m < sizeof(mesa) / sizeof(mesa[0]); m++)
+		fprintf(f, "%s %s %u", m ? "," : "", mesa[m], count[m]);
+	fprintf(f, "\n");
+	for (size_t i = 0; i < v->n; i++) {
+		const struct val_check *c = &v->c[i];
+		if (!c->done || !val_unexpected(c->verdict) || unexpected++ >= 10)
+			continue;
+		val_note(c, note, sizeof(note));
+		if (strlen(note) > 110)
+			strcpy(note + 107, "...");
+		fprintf(f, "  %s %s: %s\n", val_mesa_status(c), c->id, note);
+		shown++;
+	}
+	if (unexpected > shown)
+		fprintf(f, "  ... and %u more unexpected results\n", unexpected - shown);
+	n = slowest(v, idx, 3);
+	fprintf(f, "slowest:");
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, " %s %.2f s%s", v->c[idx[i]].id, v->c[idx[i]].secs, i + 1 < n ? "," : "");
+	fprintf(f, "\n");
+	if (v->interrupted) {
+		size_t ended = 0;
+		for (size_t i = 0; i < v->n; i++)
+			ended += v->c[i].done;
+		fprintf(f, "interrupted by %s: %zu of the %zu checks ended (above); the others did not run\n",
+			watch_sig_name(v->interrupted), ended, v->n);
+	}
 }
 
 /* ---- TAP version 13 ---- */
@@ -245,7 +189,8 @@ static void tap_yaml(FILE *f, const struct val_ctx *v, const struct val_check *c
 {
 	fprintf(f, "  ---\n");
 	yaml_str(f, "message", c->reason);
-	yaml_str(f, "severity", c->res == VAL_FAIL ? "fail" : val_res_name(c->res));
+	yaml_str(f, "severity", val_unexpected(c->verdict) ? "fail" : val_verdict_word(c->verdict));
+	yaml_str(f, "status", val_mesa_status(c));
 	yaml_str(f, "suite", c->suite);
 	yaml_str(f, "description", c->desc);
 	yaml_str(f, "device", v->dev->name);
@@ -264,28 +209,44 @@ static void tap_yaml(FILE *f, const struct val_ctx *v, const struct val_check *c
 	fprintf(f, "  ...\n");
 }
 
-void val_print_tap(const struct val_ctx *v, FILE *f)
+void val_tap_begin(const struct val_ctx *v, size_t n, FILE *f)
+{
+	fprintf(f, "TAP version 13\n1..%zu\n# bench validate on %s\n", n, v->identity);
+	fflush(f);
+}
+
+/* The TAP directive of a verdict that is not a plain pass or failure ("" when none). */
+static void directive(const struct val_check *c, char *buf, size_t len)
 {
 	char d[2400];
 
-	fprintf(f, "TAP version 13\n1..%zu\n", v->n);
-	for (size_t i = 0; i < v->n; i++) {
-		const struct val_check *c = &v->c[i];
-		bool ok = c->res == VAL_PASS || c->res == VAL_FIXED || c->res == VAL_SKIP;
-		fprintf(f, "%s %zu - %s", ok ? "ok" : "not ok", i + 1, c->id);
-		if (c->res == VAL_SKIP) {
-			directive_text(c->reason, d, sizeof(d));
-			fprintf(f, " # SKIP %s", d);
-		} else if (c->res == VAL_KNOWN) {
-			directive_text(c->known->reason, d, sizeof(d));
-			fprintf(f, " # TODO known issue: %s", d);
-		} else if (c->res == VAL_BEYOND_FAIL) {
-			fprintf(f, " # TODO beyond the declared capabilities");
-		}
-		fprintf(f, "\n");
-		if (!ok || c->res == VAL_FIXED)
-			tap_yaml(f, v, c);
+	buf[0] = '\0';
+	if (c->verdict == VAL_V_SKIP) {
+		directive_text(c->reason, d, sizeof(d));
+		snprintf(buf, len, " # SKIP %s", d);
+	} else if (c->verdict == VAL_V_KNOWN && c->known) {
+		directive_text(c->known->reason, d, sizeof(d));
+		snprintf(buf, len, " # TODO known issue: %s", d);
+	} else if (c->verdict == VAL_V_KNOWN) {
+		snprintf(buf, len, " # TODO the baseline expects %s", val_res_name(c->base->res));
+	} else if (c->verdict == VAL_V_BEYOND_FAIL) {
+		snprintf(buf, len, " # TODO beyond the declared capabilities");
+	} else if (c->verdict == VAL_V_KNOWN_FLAKE) {
+		snprintf(buf, len, " # TODO known flake");
 	}
+}
+
+void val_tap_check(const struct val_ctx *v, const struct val_check *c, size_t i, FILE *f)
+{
+	enum val_verdict r = c->verdict;
+	bool ok = r == VAL_V_PASS || r == VAL_V_FIXED || r == VAL_V_SKIP || r == VAL_V_BEYOND_WORKS ||
+		  r == VAL_V_FLAKE;
+	char d[2500];
+
+	directive(c, d, sizeof(d));
+	fprintf(f, "%s %zu - %s%s\n", ok ? "ok" : "not ok", i + 1, c->id, d);
+	if (!ok || r == VAL_V_FIXED || r == VAL_V_FLAKE)
+		tap_yaml(f, v, c);
 	fflush(f);
 }
 
@@ -305,30 +266,39 @@ static void xml_text(FILE *f, const char *s)
 		}
 }
 
-static void junit_case(FILE *f, const struct val_ctx *v, const struct val_check *c)
+/* What JUnit makes of a verdict: 0 passed, 1 skipped, 2 failed. */
+static int junit_kind(enum val_verdict r)
+{
+	if (val_unexpected(r))
+		return 2;
+	return r == VAL_V_SKIP || r == VAL_V_KNOWN || r == VAL_V_BEYOND_FAIL || r == VAL_V_KNOWN_FLAKE;
+}
+
+static void junit_case(FILE *f, const struct val_check *c)
 {
 	char note[2400];
+	int kind = junit_kind(c->verdict);
 
-	(void)v;
-	note_cell(c, note, sizeof(note));
+	val_note(c, note, sizeof(note));
 	fprintf(f, "    <testcase classname=\"%s\" name=\"", c->suite);
 	xml_text(f, c->id);
 	fprintf(f, "\" time=\"%.3f\">\n", c->secs);
-	if (c->res == VAL_FAIL) {
-		fprintf(f, "      <failure type=\"fail\" message=\"");
-		xml_text(f, c->reason);
+	if (kind == 2) {
+		fprintf(f, "      <failure type=\"%s\" message=\"", val_mesa_status(c));
+		xml_text(f, note);
 		fprintf(f, "\">");
 		xml_text(f, c->desc);
 		fprintf(f, "</failure>\n");
-	} else if (c->res != VAL_PASS && c->res != VAL_FIXED) {
+	} else if (kind == 1) {
 		fprintf(f, "      <skipped message=\"");
-		xml_text(f, c->res == VAL_SKIP ? c->reason
-			    : c->res == VAL_BEYOND_FAIL ? "beyond the declared capabilities: fails" : note);
+		xml_text(f, c->verdict == VAL_V_SKIP ? c->reason
+			    : c->verdict == VAL_V_BEYOND_FAIL ? "beyond the declared capabilities: fails" : note);
 		fprintf(f, "\"/>\n");
 	}
 	fprintf(f, "      <system-out>");
 	xml_text(f, c->desc);
-	if (c->reason[0] || c->known) {
+	fprintf(f, "\nstatus: %s (%u run%s)", val_mesa_status(c), c->runs, c->runs == 1 ? "" : "s");
+	if (note[0]) {
 		fputc('\n', f);
 		xml_text(f, note);
 	}
@@ -349,16 +319,42 @@ static void junit_counts(const struct val_ctx *v, const char *suite, unsigned *n
 	*secs = 0;
 	for (size_t i = 0; i < v->n; i++) {
 		const struct val_check *c = &v->c[i];
-		if (suite && strcmp(c->suite, suite) != 0)
+		if (!c->done || (suite && strcmp(c->suite, suite) != 0))
 			continue;
 		(*n)++;
-		*fail += c->res == VAL_FAIL;
-		*skip += c->res == VAL_SKIP || c->res == VAL_KNOWN || c->res == VAL_BEYOND_FAIL;
+		*fail += junit_kind(c->verdict) == 2;
+		*skip += junit_kind(c->verdict) == 1;
 		*secs += c->secs;
 	}
 }
 
-bool val_write_junit(const struct val_ctx *v, struct outf *o, char *err, size_t len)
+static void junit_property(FILE *f, const char *name, const char *value)
+{
+	fprintf(f, "      <property name=\"%s\" value=\"", name);
+	xml_text(f, value);
+	fprintf(f, "\"/>\n");
+}
+
+static void junit_suite(FILE *f, const struct val_ctx *v, size_t i)
+{
+	unsigned n, fail, skip;
+	double secs;
+
+	junit_counts(v, v->c[i].suite, &n, &fail, &skip, &secs);
+	fprintf(f, "  <testsuite name=\"%s\" tests=\"%u\" failures=\"%u\" errors=\"0\" skipped=\"%u\" "
+		"time=\"%.3f\">\n    <properties>\n", v->c[i].suite, n, fail, skip, secs);
+	junit_property(f, "device", v->dev->name);
+	junit_property(f, "driver", v->dev->driver);
+	junit_property(f, "platform", v->dev->platform_name);
+	fprintf(f, "    </properties>\n");
+	for (size_t j = i; j < v->n; j++)
+		if (v->c[j].done && strcmp(v->c[j].suite, v->c[i].suite) == 0)
+			junit_case(f, &v->c[j]);
+	fprintf(f, "  </testsuite>\n");
+}
+
+bool val_write_junit(const struct val_ctx *v, const char *opt, struct outf *o, char *err,
+		     size_t len)
 {
 	char *text = NULL;
 	size_t size = 0;
@@ -368,7 +364,7 @@ bool val_write_junit(const struct val_ctx *v, struct outf *o, char *err, size_t 
 	bool ok;
 
 	if (!f) {
-		snprintf(err, len, "--junit: %s", strerror(errno));
+		snprintf(err, len, "--%s: %s", opt, strerror(errno));
 		outf_abort(o);
 		return false;
 	}
@@ -376,32 +372,20 @@ bool val_write_junit(const struct val_ctx *v, struct outf *o, char *err, size_t 
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"bench validate\" "
 		"tests=\"%u\" failures=\"%u\" errors=\"0\" skipped=\"%u\" time=\"%.3f\">\n", n, fail, skip, secs);
 	for (size_t i = 0; i < v->n; i++) {
-		bool first = true;
+		bool first = v->c[i].done;
 		for (size_t j = 0; j < i && first; j++)
-			first = strcmp(v->c[j].suite, v->c[i].suite) != 0;
-		if (!first)
-			continue;
-		junit_counts(v, v->c[i].suite, &n, &fail, &skip, &secs);
-		fprintf(f, "  <testsuite name=\"%s\" tests=\"%u\" failures=\"%u\" errors=\"0\" skipped=\"%u\" "
-			"time=\"%.3f\">\n    <properties>\n      <property name=\"device\" value=\"",
-			v->c[i].suite, n, fail, skip, secs);
-		xml_text(f, v->dev->name);
-		fprintf(f, "\"/>\n      <property name=\"driver\" value=\"");
-		xml_text(f, v->dev->driver);
-		fprintf(f, "\"/>\n    </properties>\n");
-		for (size_t j = i; j < v->n; j++)
-			if (strcmp(v->c[j].suite, v->c[i].suite) == 0)
-				junit_case(f, v, &v->c[j]);
-		fprintf(f, "  </testsuite>\n");
+			first = !v->c[j].done || strcmp(v->c[j].suite, v->c[i].suite) != 0;
+		if (first)
+			junit_suite(f, v, i);
 	}
 	fprintf(f, "</testsuites>\n");
 	if (fclose(f) != 0) {
-		snprintf(err, len, "--junit: %s", strerror(errno));
+		snprintf(err, len, "--%s: %s", opt, strerror(errno));
 		outf_abort(o);
 		free(text);
 		return false;
 	}
-	ok = outf_commit(o, text, size, err, len);
+	ok = val_commit(opt, o, text, size, err, len);
 	free(text);
 	return ok;
 }

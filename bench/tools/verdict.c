@@ -14,7 +14,8 @@
  * else is inconclusive, and the note says why: an interval wider than the band (too noisy
  * for it), or one that reaches past its edge (a change near b). The band is, per point:
  * --noise-for, else, where BASE is a baseline of several runs (bench baseline), the larger
- * of --noise-floor and --spread-mult times that point's run-to-run spread, else the suite's
+ * of --noise-floor and --spread-mult times how much the point moves (the largest of its
+ * run-to-run spread, the noise inside one run, and its entry's typical spread), else the suite's
  * (a document's noise map), else --noise.
  *
  * The clock gate is directional: where the clock probe (a fixed kernel timed beside every
@@ -60,7 +61,8 @@ static double band_of(const struct cmp_result *c, const struct cmp_point *b, con
 		}
 	if (b && b->spread_pct >= 0) {
 		*from = "learned";
-		return fmax(o->floor_pct, o->spread_mult * b->spread_pct);
+		return fmax(o->floor_pct, o->spread_mult * fmax(b->spread_pct,
+								fmax(b->within_pct, b->entry_spread_pct)));
 	}
 	if (c->noise_from && (v = json_object_get(c->noise_from->noise, bench))) {
 		*from = "suite";
@@ -205,13 +207,19 @@ static bool apart(double lo1, double hi1, double lo2, double hi2, double tol)
 	return lo2 > hi1 * (1 + tol) || hi2 < lo1 * (1 - tol);
 }
 
-/* Whether the probe moved within either point (the device's speed changed while measured). */
+/*
+ * Whether the probe moved within either point (the device's speed changed while measured).
+ * Not asked of a baseline's point pooled from several runs: its probe is the last run's
+ * alone, its times every run's, and its band already spans how far the runs moved.
+ */
 static bool probe_moved_within(struct cmp_row *r, const struct cmp_point *const side[2], double tol)
 {
 	static const char *const names[2] = { "BASE", "NEW" };
 
 	for (int i = 0; i < 2; i++) {
 		const struct cmp_point *s = side[i];
+		if (s->spread_runs >= 2)
+			continue;
 		if (apart(s->probe_lo[0], s->probe_hi[0], s->probe_lo[1], s->probe_hi[1], tol)) {
 			note(r, "but the clock probe moved within %s's point (%.2f-%.2f us before, "
 			     "%.2f-%.2f after): the device's speed changed while it was measured", names[i],

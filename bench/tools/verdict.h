@@ -35,7 +35,7 @@ struct cmp_rules {
 #define CMP_ALPHA_DEFAULT 0.05
 #define CMP_NOISE_DEFAULT 2
 #define CMP_FLOOR_DEFAULT 1
-#define CMP_SPREAD_MULT_DEFAULT 2
+#define CMP_SPREAD_MULT_DEFAULT 3
 void cmp_rules_default(struct cmp_rules *r);
 
 /* One row of the comparison: a matched pair, or a point on one side only. */

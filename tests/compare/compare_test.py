@@ -531,7 +531,7 @@ def case_export():
                                                           "execution_status": 1}, "export: a failed point")
     check(t["occupancy/wg_size=256"].get("resident_wg") == 1056, "export: residency")
     for args, docs, msg in (
-            (["csv", "-o", "@OUT"], [a], "the one format is 'lnt' (got 'csv')"),
+            (["csv", "-o", "@OUT"], [a], "the first argument is the format: lnt or otava (got 'csv')"),
             (["lnt", "-o", "@OUT"], [a], "--order is required"),
             (["lnt", "--order", "r123", "-o", "@OUT"], [a], "--order 'r123' is not a number"),
             (["lnt", "--order", "3"], [a], "-o FILE is required"),

@@ -76,6 +76,17 @@ def case_clock_ways():
     r = compare(base, doc(probed(sweep(4, seed=1, scale={2: 0.8}), faster)))
     v, _ = verdicts(r)
     check(v[2] == "inconclusive", f"clock ways: a faster device and kernel: {v}", r)
+    # the probe moved within BASE's point: inconclusive, unless BASE is a baseline of several
+    # runs (its probe the last run's, its times and band every run's)
+    moved = probed(sweep(4), steady, [x * 1.1 for x in steady])
+    r = compare(doc(moved), doc(probed(sweep(4, seed=1, scale={2: 1.10}), steady)))
+    v, j = verdicts(r)
+    check(v[2] == "inconclusive" and "moved within BASE" in notes(j, 2),
+          f"clock ways: the probe moved within BASE's point: {v} {notes(j, 2)!r}", r)
+    r = compare(doc(spread(moved, 0.2)), doc(probed(sweep(4, seed=1, scale={2: 1.10}), steady)))
+    v, j = verdicts(r)
+    check(v[2] == "regressed", f"clock ways: within a baseline's pooled point it is not asked: "
+          f"{v} {notes(j, 2)!r}", r)
 
 
 def spread(points, pct, runs=3):
@@ -87,29 +98,45 @@ def spread(points, pct, runs=3):
 
 
 def case_learned_band():
-    """A baseline of several runs gives each point its own band: max(floor, mult x spread)."""
-    new = doc(sweep(4, seed=1, cv=0.2, scale={1: 1.04, 2: 1.04}))
+    """A baseline of several runs gives each point its own band: max(floor, mult x the
+    largest of its run-to-run spread, the noise inside a run, its entry's spread)."""
+    new = doc(sweep(4, seed=1, cv=0.2, scale={1: 1.04, 2: 1.04, 3: 1.04}))
     quiet = spread(sweep(4, cv=0.2), 0.4)
     noisy = copy.deepcopy(quiet)
     noisy[1]["run_spread"]["spread_pct"] = 5.0
     r = compare(doc(noisy, noise={"vecadd": 30}), new)
     v, j = verdicts(r)
     pts = {p["params"]["groups"]: p for p in j["points"]}
-    check(v[1] == "regressed" and pts[1]["noise_pct"] == 1.0 and pts[1]["band_from"] == "learned",
-          f"learned band: a stable point (spread 0.4 %: band max(1, 0.8) = 1 %) catches 4 %: "
+    check(v[1] == "regressed" and abs(pts[1]["noise_pct"] - 1.2) < 1e-9 and
+          pts[1]["band_from"] == "learned",
+          f"learned band: a stable point (spread 0.4 %: band max(1, 3 x 0.4) = 1.2 %) catches 4 %: "
           f"{v} {pts[1]}", r)
-    check(v[2] == "unchanged" and pts[2]["noise_pct"] == 10.0,
-          f"learned band: a noisy point (spread 5 %: band 10 %) keeps 4 % unchanged: {v}", r)
-    r = compare(doc(noisy), new, "--noise-floor", "5", "--spread-mult", "3")
+    check(v[2] == "unchanged" and pts[2]["noise_pct"] == 15.0,
+          f"learned band: a noisy point (spread 5 %: band 15 %) keeps 4 % unchanged: {v}", r)
+    r = compare(doc(noisy), new, "--noise-floor", "5", "--spread-mult", "2")
     v, j = verdicts(r)
     pts = {p["params"]["groups"]: p for p in j["points"]}
-    check(v[1] == "unchanged" and pts[1]["noise_pct"] == 5.0 and pts[2]["noise_pct"] == 15.0,
-          f"learned band: --noise-floor 5 --spread-mult 3: {v} {pts[1]['noise_pct']} "
+    check(v[1] == "unchanged" and pts[1]["noise_pct"] == 5.0 and pts[2]["noise_pct"] == 10.0,
+          f"learned band: --noise-floor 5 --spread-mult 2: {v} {pts[1]['noise_pct']} "
           f"{pts[2]['noise_pct']}", r)
     r = compare(doc(noisy), new, "--noise-for", "vecadd=0.5")
     v, j = verdicts(r)
     check(v[2] == "regressed" and j["points"][1]["band_from"] == "--noise-for",
           f"learned band: --noise-for wins: {v}", r)
+    # the same medians three times, but a wide interval inside each run, or an entry whose
+    # other points move: the point's band is theirs
+    wide = copy.deepcopy(quiet)
+    at = {p["params"]["groups"]: p for p in wide}
+    at[1]["run_spread"]["within_pct"] = 2.0
+    at[3]["run_spread"]["entry_spread_pct"] = 1.5
+    r = compare(doc(wide), new)
+    v, j = verdicts(r)
+    pts = {p["params"]["groups"]: p for p in j["points"]}
+    check(v[1] == "unchanged" and pts[1]["noise_pct"] == 6.0 and
+          v[3] == "unchanged" and pts[3]["noise_pct"] == 4.5 and v[2] == "regressed",
+          f"learned band: within_pct 2 gives 6 %, entry_spread_pct 1.5 gives 4.5 % (4 % unchanged "
+          f"in both), spread 0.4 alone 1.2 % (regressed): {v} "
+          f"{[pts[g]['noise_pct'] for g in (1, 2, 3)]}", r)
 
 
 def attempt(groups, scale, seed):

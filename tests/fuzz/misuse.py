@@ -16,6 +16,7 @@ no temporary left). Prints every case that is not clean and the counts; exit 1 w
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -26,21 +27,7 @@ import benchtest as bt  # noqa: E402
 
 BENCH, REPORT, KERNELS, DEVICE = sys.argv[1:5]
 RANGE_WORDS = re.compile(r"\d+\.\.\d+|allowed|one of|give |expected|use |\(0, |[0-9] or more|"
-                         r"\d+, \d+|apply to|do not apply|not an Intel GPU")
-
-# The shared options' tables (bench/harness/job.c), which `bench list --json` leaves out.
-SHARED = [{"name": "reps", "kind": "uint", "min": 1, "max": 100000},
-          {"name": "warmup", "kind": "uint", "min": 0, "max": 1000},
-          {"name": "timeout", "kind": "uint", "min": 0, "max": 86400},
-          {"name": "noisy-cv", "kind": "uint", "min": 1, "max": 1000},
-          {"name": "max-reps", "kind": "uint", "min": 1, "max": 1000000},
-          {"name": "min-time", "kind": "custom"}, {"name": "ci-width", "kind": "custom"},
-          {"name": "cache", "kind": "custom"}, {"name": "llc", "kind": "size", "min": 1024,
-                                                 "max": 1 << 40},
-          {"name": "sub-devices", "kind": "custom"}, {"name": "sg-backend", "kind": "custom"},
-          {"name": "grf", "kind": "choice"}]
-TOOL_SHARED = [{"name": "timeout", "kind": "uint", "min": 0, "max": 86400}]
-
+                         r"\d+, \d+|apply to|do not apply|not an Intel GPU|POSIX extended")
 
 class Case:
     def __init__(self, name, argv, code=2, must=(), env=None, stdin=None, range_words=False,
@@ -68,6 +55,8 @@ def values(o):
         return ["nosuch", "", ","]
     if k == "sg":
         return ["3", "auto2", "0", "2000", ""]
+    if o["name"] in ("include-regex", "exclude-regex"):   # any other text is an expression
+        return ["api/(", "a{2,1}", "[z-a]", ""]
     if k == "custom":
         return ["nosuch", "", "-1", "NaN"]
     return []
@@ -77,8 +66,8 @@ def option_cases(cmds):
     out = []
     for c in cmds:
         name, row = c["name"], c["kind"] == "row"
-        shared = [o for o in SHARED if c.get("sub_groups") or o["name"] not in ("sg-backend", "grf")]
-        opts = c["options"] + (shared if row or name == "suite" else TOOL_SHARED)
+        # the shared tables as the command takes them (sub-groups, shared, or the tools')
+        opts = c["options"] + [o for table in c["shared_options"].values() for o in table]
         lead = [name] + (["quick"] if name == "suite" else [])
         dev = ["--device", DEVICE] if row else []
         for o in opts:
@@ -152,22 +141,43 @@ def bad_docs(d):
     return out
 
 
+def copy_of(good, n):
+    """Another file holding the good document (a command refuses one document given twice)."""
+    path = f"{good[:-5]}-{n}.json"
+    if not os.path.exists(path):
+        shutil.copyfile(good, path)
+    return path
+
+
 def reader_cases(d, good):
     out = []
+    g2, g3 = copy_of(good, 2), copy_of(good, 3)
     for name, (path, must) in bad_docs(d).items():
         readers = {"compare": ["compare", good, path], "export": ["export", "lnt", path, "--order",
                                                                   "1", "-o", os.path.join(d, "x")],
-                   "baseline": ["baseline", good, good, path, "-o", os.path.join(d, "x")],
+                   "export-otava": ["export", "otava", good, path, "-o", os.path.join(d, "x")],
+                   "history": ["history", good, g2, path],
+                   "baseline": ["baseline", good, g2, path, "-o", os.path.join(d, "x")],
                    "report": ["report", path, "-o", os.path.join(d, "x")],
                    "suite-baseline": ["suite", "quick", "--baseline", path, "--device", DEVICE]}
         for reader, argv in readers.items():
             if reader == "report" and name == "null-device":
                 continue   # a model of a named GPU: drawn by the report (valid)
+            if reader == "history" and name == "folder":
+                continue   # a folder is one history's documents (below)
             if reader == "suite-baseline" and name in ("interrupted", "empty-points", "compare-kind"):
                 must_r = must
             else:
                 must_r = must
             out.append(Case(f"{reader} reads {name}", argv, must=(must_r,), inputs=[good]))
+    folder = os.path.join(d, "history-folder")   # a run that does not read is never left out unseen
+    os.makedirs(os.path.join(folder, "sub"))
+    for i, src in enumerate((good, g2)):
+        shutil.copyfile(src, os.path.join(folder, f"run{i}.json"))
+    with open(os.path.join(folder, "sub", "cut.json"), "w") as f:
+        f.write(json.dumps(doc())[:80])
+    out.append(Case("history reads a folder holding a truncated *.json", ["history", folder],
+                    must=("cut.json: truncated JSON",), inputs=[good]))
     return out
 
 
@@ -234,7 +244,11 @@ def output_cases(d, good):
         "compare --junit": lambda o: ["compare", good, good, "--junit", o],
         "compare --markdown": lambda o: ["compare", good, good, "--markdown", o],
         "export -o": lambda o: ["export", "lnt", good, "--order", "1", "-o", o],
-        "baseline -o": lambda o: ["baseline", good, good, good, "-o", o],
+        "export otava -o": lambda o: ["export", "otava", good, "-o", o],
+        "export otava --config": lambda o: ["export", "otava", good, "-o", os.path.join(d, "ok.csv"),
+                                            "--config", o],
+        "history --json": lambda o: ["history", good, copy_of(good, 2), copy_of(good, 3), "--json", o],
+        "baseline -o": lambda o: ["baseline", good, copy_of(good, 2), copy_of(good, 3), "-o", o],
         "report -o": lambda o: ["report", good, "-o", o],
         "vecadd --json": lambda o: ["vecadd", "--groups", "1", "--reps", "2", "--device", DEVICE,
                                     "--json", o],
@@ -243,6 +257,8 @@ def output_cases(d, good):
         "model --json": lambda o: ["model", "--gpu", "h100", "--json", o],
         "suite --json": lambda o: ["suite", "quick", "--device", DEVICE, "--json", o],
         "validate --junit": lambda o: ["validate", "--device", DEVICE, "--junit", o],
+        "validate --write-baseline": lambda o: ["validate", "--device", DEVICE, "--baseline", good,
+                                                "--write-baseline", o],
     }
     out = []
     for w, make in writers.items():
@@ -250,7 +266,8 @@ def output_cases(d, good):
                    "''": ("", 2, "empty name"), "a dangling link": (dangling, 2, "missing file"),
                    "a missing folder": (os.path.join(d, "no", "x"), 2, "No such file"),
                    "a name ending in /": (os.path.join(d, "new") + "/", 2, "folder")}
-        if not w.startswith(("compare", "export", "baseline", "report")):
+        if not w.startswith(("compare", "export", "baseline", "report", "history",
+                             "validate --write")):
             targets.pop("an input")
         for t, (path, code, must) in targets.items():
             out.append(Case(f"{w} {t}", make(path), code=code, must=(must,), inputs=[good],
@@ -285,7 +302,7 @@ def env_cases(d, good):
             Case("unknown command", ["frobnicate"], must=("'frobnicate'",)),
             Case("compare one document", ["compare", good], must=("give two results documents",)),
             Case("compare three documents", ["compare", good, good, good], must=("got 3 files",)),
-            Case("export no format", ["export", good, "-o", "x"], must=("one format is 'lnt'",)),
+            Case("export no format", ["export", good, "-o", "x"], must=("the format: lnt or otava",)),
             Case("baseline two runs", ["baseline", good, good, "-o", os.path.join(d, "b")],
                  must=("3 to 64",)),
             Case("report no -o", ["report", good], must=("-o FILE",)),
@@ -312,7 +329,12 @@ def held_cases(d, good):
             for w, argv in (("compare", ["compare", good, held]),
                             ("export", ["export", "lnt", held, "--order", "1", "-o",
                                         os.path.join(d, "h")]),
-                            ("report", ["report", held, "-o", os.path.join(d, "h")]))]
+                            ("report", ["report", held, "-o", os.path.join(d, "h")]),
+                            ("history", ["history", good, copy_of(good, 2), held]),
+                            ("export otava", ["export", "otava", good, held, "-o",
+                                              os.path.join(d, "h")]),
+                            ("validate --caselist", ["validate", "--device", DEVICE, "--caselist",
+                                                     held]))]
 
 
 def stdout_cases(good):

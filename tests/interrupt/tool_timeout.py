@@ -23,6 +23,7 @@ DOC = {"schema_version": 1, "benchmark": "vecadd", "timestamp": "2026-11-23T10:0
 def main():
     with bt.tmpdir() as d:
         doc = bt.write_doc(os.path.join(d, "d.json"), json.dumps(DOC))
+        doc2 = bt.write_doc(os.path.join(d, "d2.json"), json.dumps(DOC))
         held = os.path.join(d, "held")
         os.mkfifo(held)
         out = os.path.join(d, "out")
@@ -30,7 +31,9 @@ def main():
         cases = {
             "compare": ["compare", doc, held, "--json", out],
             "export": ["export", "lnt", held, "--order", "1", "-o", out],
-            "baseline": ["baseline", doc, doc, held, "-o", out],
+            "baseline": ["baseline", doc, doc2, held, "-o", out],
+            "history": ["history", doc, doc2, held, "--json", out],
+            "export otava": ["export", "otava", doc, held, "-o", out, "--config", out + ".yaml"],
             "report": ["report", held, "-o", out],
             "validate": ["validate", "--device", DEVICE, "--kernels", spin, "--filter", "vecadd/v1",
                          "--junit", out],

@@ -119,10 +119,16 @@ FAULTS = {
                    "points[0].clock_probe_ns.before[0]"),
     "probe-no-after": (edit("points.0.clock_probe_ns", {"before": [1.0]}),
                        "points[0].clock_probe_ns.after: missing"),
-    "spread-one-run": (edit("points.0.run_spread", {"runs": 1, "spread_pct": 2.0}),
-                       "points[0].run_spread.runs"),
+    "spread-no-run": (edit("points.0.run_spread", {"runs": 0, "spread_pct": 2.0}),
+                      "points[0].run_spread.runs"),
     "spread-negative": (edit("points.0.run_spread", {"runs": 3, "spread_pct": -2.0}),
                         "points[0].run_spread.spread_pct"),
+    "spread-within-negative": (edit("points.0.run_spread", {"runs": 3, "spread_pct": 2.0,
+                                                            "within_pct": -1.0}),
+                               "points[0].run_spread.within_pct"),
+    "spread-entry-text": (edit("points.0.run_spread", {"runs": 3, "spread_pct": 2.0,
+                                                       "entry_spread_pct": "wide"}),
+                          "points[0].run_spread.entry_spread_pct"),
     "resident-text": (edit("points.0.measured", {"resident_wg": "x"}), "points[0].measured.resident_wg"),
     "attempt-nested": (edit("points.0.attempts", [dict(ATTEMPT, attempts=[])]),
                        "points[0].attempts[0]"),
@@ -153,6 +159,9 @@ VALID = {
     "failed-without-times": edit("points.1.status", "failed"),
     "attempt-same-point": edit("points.0.attempts", [ATTEMPT]),
     "resident-null": edit("points.0.measured", {"resident_wg": None}),
+    "spread-one-run": edit("points.0.run_spread", {"runs": 1, "spread_pct": 0.0, "within_pct": 1.5,
+                                                   "entry_spread_pct": 2.0, "dropped": [
+                                                       {"run": 2, "probe_ns": 9.0, "median_ns": 1.0}]}),
 }
 # Valid only with --allow-partial: (fault, option)
 PARTIAL = ("interrupted", "no-point")

@@ -11,6 +11,7 @@ usage: confirm_test.py BENCH CASE -- DEVICE ARGS
 Exit 0 when every check passed.
 """
 import json
+import math
 import os
 import sys
 from pathlib import Path
@@ -43,6 +44,22 @@ def runs(d, k):
     return paths
 
 
+def half_width(samples, conf=0.95):
+    """Half the width of the 95 % order-statistics interval of the median, % of the median
+    (host/stats.h: ranks l and n + 1 - l, l the largest with P(B <= l - 1) <= (1 - conf) / 2,
+    B ~ Binomial(n, 1/2)); None below 6 samples."""
+    x, n = sorted(samples), len(samples)
+    cum, lo = 0.0, 0
+    for k in range(n + 1):
+        cum += math.comb(n, k) / 2 ** n
+        if cum > (1 - conf) / 2:
+            break
+        lo = k + 1
+    if lo < 1:
+        return None
+    return (x[n - lo] - x[lo - 1]) / 2 / bt.median(x) * 100
+
+
 def case_baseline():
     with bt.tmpdir() as d:
         paths = runs(d, 3)
@@ -61,6 +78,21 @@ def case_baseline():
             check(abs(rs.get("spread_pct", -1) - want) < 1e-6 * max(want, 1) and rs["runs"] == 3 and
                   p["time_ns"]["n"] == sum(doc["points"][i]["time_ns"]["n"] for doc in docs),
                   f"baseline: point {i}: spread {rs} against the runs' medians {meds}")
+            halves = [half_width(doc["points"][i]["time_ns"]["samples"]) for doc in docs]
+            within = bt.median([h for h in halves if h is not None])
+            check(abs(rs.get("within_pct", -1) - within) < 1e-6 * max(within, 1),
+                  f"baseline: point {i}: within_pct {rs.get('within_pct')} against the runs' "
+                  f"intervals of their medians {halves}")
+        spreads = {}
+        for p in base["points"]:
+            if "run_spread" in p:
+                spreads.setdefault(p.get("run"), []).append(p["run_spread"]["spread_pct"])
+        for i, p in enumerate(base["points"]):
+            if "run_spread" in p:
+                want = bt.median(spreads[p.get("run")])
+                check(abs(p["run_spread"]["entry_spread_pct"] - want) < 1e-9 * max(want, 1),
+                      f"baseline: point {i}: entry_spread_pct {p['run_spread']} against the "
+                      f"median of entry {p.get('run')}'s spreads {spreads[p.get('run')]}")
         bad = [(paths[:2] + ["-o", out], "give 3 to 64 results documents"),
                (paths + ["-o", paths[0]], "it is run 1 '"),
                (paths, "give -o FILE")]

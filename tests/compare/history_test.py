@@ -1,0 +1,218 @@
+#!/usr/bin/env python3
+"""bench history and bench export otava on a history built from real CPU runs.
+
+usage: history_test.py BENCH CASE -- DEVICE ARGS
+  step      six real runs of a small suite on the device, the four closest to their medians
+            dealt at random (seeded) into 20 documents an hour apart; from run 13 on, one benchmark's points take 50 % longer
+            (every sample). bench history (--magnitude 10) must report a change at run 13
+            for those points and for no other point, and exit 1; the same 20 documents
+            without the step: no change point at all, exit 0. bench export otava writes the CSV and the
+            configuration that Otava itself reads (otava analyze), with the same result.
+            A run cut short in the same history is refused, and read with --allow-partial.
+  usage     bad input: no operand, a folder without documents, a bad --p-value, --json over
+            an input, a document given twice or cut short, a folder's *.json that does not
+            read; export otava with --order, --config over -o or an input (exit 2, nothing
+            written), a document cut short (read with --allow-partial, named)
+Skipped (77) where Apache Otava is not installed (scripts/setup.sh puts it in .deps/otava).
+"""
+import copy
+import json
+import os
+import random
+import re
+import shutil
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import benchtest as bt  # noqa: E402
+from benchtest import check  # noqa: E402
+
+BENCH, CASE = sys.argv[1], sys.argv[2]
+DEVICE = bt.after_dashes(sys.argv[3:])
+ROOT = Path(__file__).resolve().parents[2]
+OTAVA = os.environ.get("BENCH_OTAVA") or str(ROOT / ".deps" / "otava" / "bin" / "otava")
+SUITE = {"name": "history-test", "description": "a few points for the history test",
+         "args": ["--reps", "9", "--warmup", "1"],
+         "entries": [{"bench": "vecadd", "args": ["--groups", "4,8", "--slice", "16Ki"]},
+                     {"bench": "atomics", "args": ["--patterns", "own", "--orders", "relaxed",
+                                                   "--ops", "256"]}]}
+RUNS, STEP_AT, STEP = 20, 12, 1.5
+# Otava's smallest change reported: a loaded 2-core runner moves a real run's medians by a few
+# percent now and then, a step of 50 % is far above it
+MAGNITUDE = ["--magnitude", "10"]
+
+
+def need_otava():
+    if not (os.path.isfile(OTAVA) and os.access(OTAVA, os.X_OK)):
+        bt.skip(f"no Apache Otava at {OTAVA} (scripts/setup.sh installs it)")
+
+
+def medians(doc):
+    return [p["time_ns"]["median"] for p in doc["points"] if "time_ns" in p]
+
+
+def real_runs(d, k, keep):
+    """k real runs; the `keep` whose medians lie closest to the runs' own medians (a run that a
+    neighbour's burst of load slowed is left out, as a CI job would run it again)."""
+    sf = os.path.join(d, "history-test.json")
+    bt.write_doc(sf, SUITE)
+    docs = []
+    for i in range(k):
+        p = os.path.join(d, f"real{i}.json")
+        bt.must_run([BENCH, "suite", sf, "--quiet", "--json", p] + DEVICE)
+        docs.append(bt.load_doc(p))
+    mid = [bt.median(col) for col in zip(*map(medians, docs))]
+    far = [max(abs(x / m - 1) for x, m in zip(medians(doc), mid)) for doc in docs]
+    return [doc for _, doc in sorted(zip(far, docs), key=lambda fd: fd[0])[:keep]]
+
+
+def scale(point, f):
+    t = point["time_ns"]
+    t["samples"] = [x * f for x in t["samples"]]
+    for k in ("min", "max", "median", "mean", "p5", "p95", "stddev"):
+        if isinstance(t.get(k), (int, float)):
+            t[k] *= f
+
+
+def history(d, real, stepped):
+    """RUNS documents dealt from the real runs (seed 7), an hour apart; the step in vecadd."""
+    rng = random.Random(7)
+    folder = os.path.join(d, "stepped" if stepped else "flat")
+    os.makedirs(folder)
+    for i in range(RUNS):
+        doc = copy.deepcopy(rng.choice(real))
+        doc["timestamp"] = f"2026-01-0{1 + i // 24}T{i % 24:02d}:00:00Z"
+        doc.pop("end_timestamp", None)
+        if stepped and i >= STEP_AT:
+            for p in doc["points"]:
+                if p.get("benchmark") == "vecadd" and "time_ns" in p:
+                    scale(p, STEP)
+        bt.write_doc(os.path.join(folder, f"run{i + 1:02d}.json"), doc)
+    return folder
+
+
+def changes(j):
+    """{point name: [run, ...]} of a bench history document's one series."""
+    out = {}
+    for cp in j["series"][0]["change_points"]:
+        for c in cp["changes"]:
+            out.setdefault(c["metric"], []).append(cp["run"])
+    return out
+
+
+def partial_history(d, flat, env):
+    """The unstepped history with run 5 cut short (its last point lost): refused, then read
+    with --allow-partial, the run named in the table and the document."""
+    folder = os.path.join(d, "partial")
+    shutil.copytree(flat, folder)
+    five = os.path.join(folder, "run05.json")
+    doc = bt.load_doc(five)
+    doc["points"] = doc["points"][:-1]
+    doc["interrupted"] = {"by": "SIGTERM", "points_done": len(doc["points"]),
+                          "points_planned": len(doc["points"]) + 1}
+    bt.write_doc(five, doc)
+    r = bt.run([BENCH, "history", folder] + MAGNITUDE, env=env)
+    check(r.code == 2 and "run05.json: interrupted" in r.err and "--allow-partial" in r.err,
+          f"partial: refused without --allow-partial: exit {r.code}", r)
+    out = os.path.join(d, "partial-history.json")
+    r = bt.run([BENCH, "history", folder, "--allow-partial", "--json", out] + MAGNITUDE, env=env)
+    j = bt.load_doc(out) if os.path.exists(out) else {"series": [{"runs": []}]}
+    runs = j["series"][0]["runs"]
+    check(r.code == 0 and "run 5 (" in r.out and "was cut short (by SIGTERM)" in r.out and
+          [x.get("interrupted") for x in runs] == [None] * 4 + ["SIGTERM"] + [None] * (RUNS - 5),
+          f"partial: --allow-partial reads it, run 5 named: exit {r.code}, {runs[:6]}", r)
+
+
+def case_step():
+    need_otava()
+    env = {"BENCH_OTAVA": OTAVA}
+    with bt.tmpdir() as d:
+        real = real_runs(d, 6, 4)
+        timed = [p for p in real[0]["points"] if "time_ns" in p]
+        vec = sum(p.get("benchmark") == "vecadd" for p in timed)
+        flat, stepped = history(d, real, False), history(d, real, True)
+        out = os.path.join(d, "flat-history.json")
+        r = bt.run([BENCH, "history", flat, "--json", out] + MAGNITUDE, env=env)
+        check(r.code == 0, f"step: unstepped history: exit {r.code}", r)
+        j = bt.load_doc(out)
+        check(len(j["series"]) == 1 and len(j["series"][0]["runs"]) == RUNS and not changes(j),
+              f"step: unstepped history: {RUNS} runs, no change point: {changes(j)}", r)
+        partial_history(d, flat, env)
+        out = os.path.join(d, "stepped-history.json")
+        r = bt.run([BENCH, "history", stepped, "--json", out] + MAGNITUDE, env=env)
+        j = bt.load_doc(out)
+        ch = changes(j)
+        want = {n for n in j["series"][0]["points"] if n.startswith("vecadd")}
+        check(r.code == 1 and set(ch) == want and len(want) == vec and
+              all(runs == [STEP_AT + 1] for runs in ch.values()),
+              f"step: stepped history: the {vec} vecadd points change at run {STEP_AT + 1}, "
+              f"nothing else, exit 1: exit {r.code}, changes {ch}", r)
+        check(f"from run {STEP_AT + 1}" in r.out and re.search(r"slower (4[5-9]|5[0-9]) %", r.out),
+              f"step: the table names the run and the change: {r.out[-1500:]}", r)
+        # bench export otava: the CSV and configuration Otava reads itself
+        docs = sorted(str(p) for p in Path(stepped).glob("*.json"))
+        csv, cfg = os.path.join(d, "h.csv"), os.path.join(d, "h.yaml")
+        bt.must_run([BENCH, "export", "otava"] + docs + ["-o", csv, "--config", cfg])
+        lines = Path(csv).read_text().splitlines()
+        check(len(lines) == RUNS + 1 and lines[0].startswith("time,run,") and
+              len(lines[0].split(",")) == 2 + len(timed),
+              f"export otava: {RUNS} rows and {len(timed)} point columns: {lines[:2]}")
+        r = bt.run([OTAVA, "analyze", "bench", "--config-file", cfg, "--output", "json",
+                    "--since", "2025-01-01", "-M", "0.1"])
+        rep = json.loads(r.out.strip().splitlines()[-1]) if r.code == 0 and r.out.strip() else {}
+        got = {c["metric"] for g in rep.get("bench", []) for c in g["changes"]}
+        check(got == want, f"export otava: Otava finds the same points: {got}", r)
+
+
+def case_usage():
+    with bt.tmpdir() as d:
+        empty = os.path.join(d, "empty")
+        os.makedirs(empty)
+        doc = os.path.join(d, "a.json")
+        bt.must_run([BENCH, "vecadd", "--groups", "1", "--reps", "3", "--quiet", "--json", doc] + DEVICE)
+        bad = [([], "name a folder of results documents"),
+               ([empty], "holds no results document"),
+               ([doc, "--p-value", "2"], "--p-value '2' is not a number in 0..0.5"),
+               ([doc, "--json", doc], "an input of this command")]
+        cut, twin = os.path.join(d, "cut.json"), os.path.join(d, "twin.json")
+        part = bt.load_doc(doc)
+        part["interrupted"] = {"by": "SIGINT", "points_done": 1, "points_planned": 2}
+        bt.write_doc(cut, part)
+        bt.write_doc(twin, bt.load_doc(doc))
+        folder = os.path.join(d, "runs")
+        os.makedirs(folder)
+        bt.write_doc(os.path.join(folder, "a.json"), bt.load_doc(doc))
+        Path(folder, "b.json").write_text(Path(doc).read_text()[:100])
+        bad += [([doc, twin, cut], "cut.json: interrupted: the run was cut short (by SIGINT after "
+                 "1 of 2 points)"),
+                ([doc, twin, doc], "is '" + doc + "' again"),
+                ([folder], "b.json: truncated JSON")]
+        for args, msg in bad:
+            r = bt.run([BENCH, "history"] + args)
+            check(r.code == 2 and msg in r.err, f"usage: history {args}: exit {r.code}: {r.err[-300:]}", r)
+        out = os.path.join(d, "o.csv")
+        bad = [([doc, "-o", out, "--order", "3"], "--order is LNT's"),
+               ([doc, "-o", out, "--config", out], "the configuration and the CSV are two files"),
+               ([doc, "-o", doc], "an input of this command"),
+               ([doc, "-o", out, "--config", doc], "an input of this command"),
+               ([doc, cut, "-o", out], "give --allow-partial"),
+               ([doc, twin, doc, "-o", out], "document 3 '" + doc + "' is document 1"),
+               ([doc, "-o", out, "--config", os.path.join(d, "no", "c.yaml")],
+                "--config cannot write")]
+        for args, msg in bad:
+            r = bt.run([BENCH, "export", "otava"] + args)
+            check(r.code == 2 and msg in r.err and not os.path.exists(out),
+                  f"usage: export otava {args}: exit {r.code}, nothing written: {r.err[-300:]}", r)
+        r = bt.run([BENCH, "export", "otava", doc, cut, "-o", out, "--allow-partial"])
+        check(r.code == 0 and "cut.json was cut short (by SIGINT): run 2" in r.err,
+              "export otava --allow-partial: the run cut short named", r)
+
+
+CASES = {"step": case_step, "usage": case_usage}
+
+if __name__ == "__main__":
+    if CASE not in CASES:
+        bt.fail(f"unknown case {CASE}: {', '.join(CASES)}")
+    CASES[CASE]()
+    sys.exit(bt.verdict())

@@ -320,3 +320,22 @@ void bench_devset_close(struct bench_devset *ds)
 	dev_sub_free(ds->subs, ds->n_subs);
 	dev_list_free(&ds->devs);
 }
+
+size_t bench_device_refs(const struct common_opts *co, struct bench_device_ref *out, size_t max)
+{
+	struct bench_devset ds;
+	size_t n;
+
+	if (co->sub_devices || co->concurrent)
+		cli_usage_error("bench %s runs one process per device: --sub-devices and --concurrent "
+				"are for a benchmark's run on several devices", cli_cmd);
+	bench_devset_open(&ds, co, false);
+	n = ds.n < max ? ds.n : max;
+	for (size_t i = 0; i < n; i++) {
+		snprintf(out[i].spec, sizeof(out[i].spec), "%u:%u", ds.dev[i]->platform_index,
+			 ds.dev[i]->device_index);
+		snprintf(out[i].label, sizeof(out[i].label), "%s", ds.label[i]);
+	}
+	bench_devset_close(&ds);
+	return n;
+}

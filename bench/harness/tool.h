@@ -27,6 +27,20 @@
 #define BENCH_OPT_CSV(off) { "csv", "FILE", CLI_STR, (off), .help = "write one CSV row per point" }
 #define BENCH_OPT_QUIET(off) { "quiet", NULL, CLI_FLAG, (off), .help = "print no table" }
 
+/* A device of a set, for a tool that runs one process per device: its --device spec
+ * ("P:D", platform and device index) and its label. */
+struct bench_device_ref {
+	char spec[32];
+	char label[BENCH_LABEL_LEN];
+};
+
+/*
+ * The devices co's --device names (all, gpu, cpu, a list, or one), held to --require-device
+ * (exit 2 for a bad spec, 77 where there is none); at most max, into out. --sub-devices and
+ * --concurrent are refused (they are a benchmark's run on several devices).
+ */
+size_t bench_device_refs(const struct common_opts *co, struct bench_device_ref *out, size_t max);
+
 /* One tool: a row of the table in bench/main.c. */
 struct bench_tool {
 	struct bench_cmd cmd;

@@ -6,13 +6,22 @@
  */
 #include "vecadd_common.h"
 #include "check.h"
+#include "occ_point.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+/* --groups waves:A..B[:S]: work-group counts in units of the device's full wave. */
+struct vecadd_waves {
+	bool on;
+	double lo, hi, step;
+	unsigned long long wave;  /* work-groups in one full wave (the model's), once planned */
+};
+
 struct vecadd_opts {
 	unsigned variant;        /* 1..4 (5: bench stream) */
 	struct range groups;     /* work-groups per launch (variants 2-4) */
+	struct vecadd_waves waves;
 	unsigned wg;             /* --wg, 0 = variant default */
 	unsigned sg;             /* --sg N, 0 = auto */
 	unsigned iter;
@@ -39,6 +48,41 @@ static void stream_only(void *base, const char *arg)
 	cli_usage_error("--vec, --per-item and --loop apply to variant 5 (streaming: bench stream)");
 }
 
+/* The most points a waves: sweep makes. */
+#define VECADD_WAVES_MAX 4096
+
+/*
+ * --groups: a range of counts (host/range.h), or waves:A..B[:S], counts in units of the
+ * device's full wave for this kernel (the model's), A to B by S (0.25 where not given).
+ */
+static void parse_groups(void *base, const char *arg)
+{
+	struct vecadd_opts *v = base;
+	struct vecadd_waves *w = &v->waves;
+	char lo[64] = "", hi[64] = "", step[64] = "0.25";
+	const char *dots = strstr(arg, ".."), *colon = dots ? strchr(dots, ':') : NULL;
+
+	if (strncmp(arg, "waves:", 6) != 0) {
+		cli_range("groups", arg, 1, 1u << 24, &v->groups);
+		return;
+	}
+	if (!dots || dots - (arg + 6) >= 64 || strlen(dots + 2) >= 64)
+		cli_usage_error("--groups '%s': waves:A..B or waves:A..B:S, A to B full waves by S "
+				"(e.g. waves:0.25..3:0.25)", arg);
+	snprintf(lo, sizeof(lo), "%.*s", (int)(dots - (arg + 6)), arg + 6);
+	snprintf(hi, sizeof(hi), "%.*s", (int)(colon ? colon - dots - 2 : (long)strlen(dots + 2)),
+		 dots + 2);
+	if (colon)
+		snprintf(step, sizeof(step), "%s", colon + 1);
+	w->lo = cli_real("groups waves: A", lo, 0.001, 1000);
+	w->hi = cli_real("groups waves: B", hi, w->lo, 1000);
+	w->step = cli_real("groups waves: S", step, 0.001, 1000);
+	if ((w->hi - w->lo) / w->step + 1 > VECADD_WAVES_MAX)
+		cli_usage_error("--groups '%s' makes more than %d points: a larger step", arg,
+				VECADD_WAVES_MAX);
+	w->on = true;
+}
+
 #define VO(f) offsetof(struct vecadd_opts, f)
 static const struct cli_opt vecadd_cli[] = {
 	{ "variant", "N", CLI_UINT, VO(variant), 1, 5, .def = "2",
@@ -48,9 +92,11 @@ static const struct cli_opt vecadd_cli[] = {
 		  "3: as 2 with --wg, --sg and --iter set by the user\n"
 		  "4: as 3 with barriers at the start and the end\n"
 		  "5: streaming, which is bench stream (see bench stream --help)" },
-	{ "groups", "RANGE", CLI_RANGE, VO(groups), 1, 1u << 24,
-	  .help = "work-groups per launch, e.g. 1..48, 1..48:4, 1,2,4,8..16, 32..1024:x2\n"
-		  "(variants 2-4)", .def_note = "1..48" },
+	{ "groups", "RANGE", CLI_FN, 0, .fn = parse_groups,
+	  .help = "work-groups per launch, e.g. 1..48, 1..48:4, 1,2,4,8..16, 32..1024:x2;\n"
+		  "or waves:A..B[:S], in units of the device's full wave for this kernel\n"
+		  "(the model's), A to B by S (0.25 where not given), e.g. waves:0.25..3\n"
+		  "(1..2^24 work-groups; variants 2-4)", .def_note = "1..48" },
 	{ "wg", "N", CLI_UINT, VO(wg), 1, 1u << 20, .help = "work-group size (variants 3-4)",
 	  .def_note = CLI_XSTR(VECADD_WG_DEFAULT) },
 	{ "sg", "N|auto", CLI_SG, VO(sg),
@@ -89,6 +135,8 @@ static void vecadd_check(void *opts, const struct cli_set *given)
 		cli_usage_error("--wg applies to variants 3-4 (variant 2 uses 512 or the device maximum)");
 	if (!have_groups && v->variant != 1)
 		cli_range("groups", "1..48", 1, 48, &v->groups);
+	if (v->waves.on && v->n)
+		cli_usage_error("--groups waves: and --n: a sweep in waves keeps --slice per group");
 	if (!v->iter_given)
 		v->iter = v->variant == 3 || v->variant == 4 ? VECADD_ITER_DEFAULT : 0;
 }
@@ -120,15 +168,59 @@ static void vecadd_builds(struct bench_builds *b)
 		vecadd_build(b, variant, &(struct vecadd_shape){ .vec = 1, .per_item = 1 });
 }
 
+/*
+ * --groups waves:A..B:S as work-group counts: A, A+S, ... B full waves of this kernel (the
+ * model's wave_threads / threads a work-group, its limits with it), rounded, at least 1,
+ * duplicates left out; recorded as the document's sweep_waves.
+ */
+static void waves_groups(struct bench_run *r, const struct vecadd_state *p, struct vecadd_opts *v)
+{
+	struct vecadd_waves *w = &v->waves;
+	struct occ_kernel k;
+	struct occ_result res;
+	size_t n = (size_t)((w->hi - w->lo) / w->step + 1e-9) + 1;
+
+	occ_kernel_from_res(&k, &p->shape[0].res, p->wg, p->sg_req, v->variant == 4);
+	json_decref(occ_live_point(&r->model, &k, 1, &res));
+	if (!r->model.known || !res.launchable || !res.threads_per_wg)
+		cli_usage_error("--groups waves: counts in the model's full wave, which is not known "
+				"here (%s): give counts, e.g. --groups 1..48",
+				!r->model.known ? r->model.note : res.why_not);
+	w->wave = res.wave_threads / res.threads_per_wg ? res.wave_threads / res.threads_per_wg : 1;
+	v->groups.v = bench_alloc(n * sizeof(*v->groups.v));
+	v->groups.n = 0;
+	for (size_t i = 0; i < n; i++) {
+		double g = (w->lo + (double)i * w->step) * (double)w->wave;
+		uint64_t c = g < 1 ? 1 : (uint64_t)(g + 0.5);
+		if (c > (1u << 24))
+			cli_usage_error("--groups waves:...%g: %llu work-groups, above 2^24", w->hi,
+					(unsigned long long)c);
+		if (!v->groups.n || v->groups.v[v->groups.n - 1] != c)
+			v->groups.v[v->groups.n++] = c;
+	}
+	json_object_set_new(r->doc, "sweep_waves",
+			    json_pack("{s:f, s:f, s:f, s:I, s:I, s:s}", "from", w->lo, "to", w->hi,
+				      "step", w->step, "wave_groups", (json_int_t)w->wave,
+				      "wave_threads", (json_int_t)res.wave_threads, "limiter",
+				      res.cu_limiter ? res.cu_limiter : res.limiter));
+}
+
 static size_t vecadd_plan(struct bench_run *r)
 {
 	struct vecadd_opts *v = r->opts;
 	struct vecadd_state *p = bench_zalloc(sizeof(*p));
-	size_t points = v->variant == 1 ? 1 : v->groups.n;
+	size_t points;
 
 	r->state = p;
 	p->variant = v->variant;
 	vecadd_plan_launch(r, p, v->sg_given, v->sg, v->wg);
+	p->shape[0] = (struct vecadd_shape){ .vec = 1, .per_item = 1 };
+	p->n_shapes = 1;
+	if (v->waves.on) {   /* the wave is the built kernel's: build first */
+		vecadd_build_shape(r, p, &p->shape[0]);
+		waves_groups(r, p, v);
+	}
+	points = v->variant == 1 ? 1 : v->groups.n;
 	if (!v->slice && !v->n && v->variant != 1)
 		v->slice = v->variant == 2 ? VECADD_SLICE_V2 : VECADD_SLICE_PER_ITEM * (uint64_t)p->wg;
 	for (size_t i = 0; i < points; i++) {
@@ -137,9 +229,8 @@ static size_t vecadd_plan(struct bench_run *r)
 		p->max_n = n > p->max_n ? n : p->max_n;
 	}
 	vecadd_plan_memory(r->dev, p);
-	p->shape[0] = (struct vecadd_shape){ .vec = 1, .per_item = 1 };
-	p->n_shapes = 1;
-	vecadd_build_shape(r, p, &p->shape[0]);
+	if (!v->waves.on)
+		vecadd_build_shape(r, p, &p->shape[0]);
 	json_object_set(r->doc, "kernel", p->shape[0].kernel_json);
 	if (!v->seed_given)
 		v->seed = check_fresh_seed();

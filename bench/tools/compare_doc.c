@@ -564,3 +564,15 @@ const char *cmp_verdict_name(enum cmp_verdict v)
 					      "inconclusive", "new", "missing", "unchanged" };
 	return names[v];
 }
+
+bool cmp_utc_format(const char *ts, const char *fmt, char *out, size_t len)
+{
+	int y, mo, dd, hh, mi, ss;
+	char z[2] = "";
+
+	if (!ts || sscanf(ts, "%4d-%2d-%2dT%2d:%2d:%2d%1s", &y, &mo, &dd, &hh, &mi, &ss, z) < 6 ||
+	    (z[0] && z[0] != 'Z'))
+		return false;
+	snprintf(out, len, fmt, y, mo, dd, hh, mi, ss);
+	return true;
+}

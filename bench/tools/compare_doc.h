@@ -94,6 +94,9 @@ struct cmp_doc {
  * bench report applies too), and for a valid document that cannot be read as a whole: one of
  * no device; an interrupted or empty one, unless cmp_doc_allow_partial.
  */
+/* A document's UTC ISO 8601 time ("2026-11-23T10:00:00Z") formatted by fmt, whose six
+ * conversions take year, month, day, hour, minute, second; false where ts is not one. */
+bool cmp_utc_format(const char *ts, const char *fmt, char *out, size_t len);
 void cmp_doc_load(struct cmp_doc *d, const char *path);
 /* Whether interrupted and empty documents are read (--allow-partial); false at first. */
 void cmp_doc_allow_partial(bool on);

@@ -155,14 +155,7 @@ static json_t *machine_json(const struct cmp_doc *d)
 /* "2026-11-23T10:00:00Z" as LNT's %Y-%m-%dT%H:%M:%S (UTC); false where it is not one. */
 static bool lnt_time(const char *ts, char out[20])
 {
-	int y, mo, dd, hh, mi, ss;
-	char z[2] = "";
-
-	if (!ts || sscanf(ts, "%4d-%2d-%2dT%2d:%2d:%2d%1s", &y, &mo, &dd, &hh, &mi, &ss, z) < 6 ||
-	    (z[0] && z[0] != 'Z'))
-		return false;
-	snprintf(out, 20, "%04d-%02d-%02dT%02d:%02d:%02d", y, mo, dd, hh, mi, ss);
-	return true;
+	return cmp_utc_format(ts, "%04d-%02d-%02dT%02d:%02d:%02d", out, 20);
 }
 
 static json_t *run_json(const struct cmp_doc *docs, size_t n, const char *order)
@@ -460,6 +453,23 @@ static bool export_otava(const struct export_opts *o, struct cmp_doc *docs, size
 	return ok;
 }
 
+/* The documents as one run of LNT's report format 2. */
+static bool export_lnt(const struct export_opts *o, struct cmp_doc *docs, size_t n, char *err,
+		       size_t len)
+{
+	const char *order = strcmp(o->order, "driver") == 0 ? docs[0].driver : o->order;
+
+	if (!dotted_integers(order))
+		cli_die(EXIT_USAGE, "%s: device.driver_version: '%s' is not dotted integers, which LNT "
+			"needs to sort runs: give --order N", docs[0].path, order);
+	json_t *report = json_pack("{s:s, s:o, s:o, s:o}", "format_version", "2",
+				   "machine", machine_json(&docs[0]), "run", run_json(docs, n, order),
+				   "tests", tests_checked(docs, n));
+	bool ok = res_write_json(&out, report, err, len);
+	json_decref(report);
+	return ok;
+}
+
 static int export_main(void *opts)
 {
 	struct export_opts *o = opts;
@@ -483,24 +493,8 @@ static int export_main(void *opts)
 	for (size_t i = 0; i < n; i++)
 		cmp_doc_load(&docs[i], o->operands.v[i + 1]);
 	same_machine(docs, n);
-	if (otava) {
-		bool ok = export_otava(o, docs, n, err, sizeof(err));
-		for (size_t i = 0; i < n; i++)
-			cmp_doc_free(&docs[i]);
-		free(docs);
-		if (!ok)
-			cli_die(EXIT_FAIL, "%s", err);
-		return EXIT_OK;
-	}
-	const char *order = strcmp(o->order, "driver") == 0 ? docs[0].driver : o->order;
-	if (!dotted_integers(order))
-		cli_die(EXIT_USAGE, "%s: device.driver_version: '%s' is not dotted integers, which LNT "
-			"needs to sort runs: give --order N", docs[0].path, order);
-	json_t *report = json_pack("{s:s, s:o, s:o, s:o}", "format_version", "2",
-				   "machine", machine_json(&docs[0]), "run", run_json(docs, n, order),
-				   "tests", tests_checked(docs, n));
-	bool ok = res_write_json(&out, report, err, sizeof(err));
-	json_decref(report);
+	bool ok = otava ? export_otava(o, docs, n, err, sizeof(err))
+			: export_lnt(o, docs, n, err, sizeof(err));
 	for (size_t i = 0; i < n; i++)
 		cmp_doc_free(&docs[i]);
 	free(docs);

@@ -159,9 +159,9 @@ static void collect(const struct history_opts *o)
 		}
 		if (nftw(a, visit, 16, FTW_PHYS) != 0)
 			cli_usage_error("'%s': cannot read the folder: %s", a, strerror(errno));
-		sort_from(before);
 		if (n_paths == before)
 			cli_usage_error("'%s' holds no results document (*.json)", a);
+		sort_from(before);
 	}
 }
 

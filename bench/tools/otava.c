@@ -16,14 +16,7 @@
 /* "2026-11-23T10:00:00Z" as "2026-11-23 10:00:00 +0000"; false where it is not one. */
 static bool otava_time(const char *ts, char out[32])
 {
-	int y, mo, dd, hh, mi, ss;
-	char z[2] = "";
-
-	if (!ts || sscanf(ts, "%4d-%2d-%2dT%2d:%2d:%2d%1s", &y, &mo, &dd, &hh, &mi, &ss, z) < 6 ||
-	    (z[0] && z[0] != 'Z'))
-		return false;
-	snprintf(out, 32, "%04d-%02d-%02d %02d:%02d:%02d +0000", y, mo, dd, hh, mi, ss);
-	return true;
+	return cmp_utc_format(ts, "%04d-%02d-%02d %02d:%02d:%02d +0000", out, 32);
 }
 
 /* The point of d named `name` with timings, or NULL. */

@@ -7,6 +7,7 @@
  */
 #include "compare_doc.h"
 #include "suite_confirm.h"
+#include "suite_fleet.h"
 #include "suite_file.h"
 
 #include <stdlib.h>
@@ -376,26 +377,14 @@ static int confirm_rounds(struct suite_run *sr)
 	return rc;
 }
 
-static int suite_main(void *opts)
+/*
+ * The entries with the command line's shared options, the suite's arrays, --baseline read and
+ * every input and output checked: all before any work.
+ */
+static void suite_prepare(struct suite_run *sr)
 {
-	struct suite_opts *o = opts;
-	struct suite_run *sr;
-	int rc, wrc;
+	const struct suite_opts *o = sr->o;
 
-	if (o->list && !o->operands.n) {
-		suite_list_builtin(stdout);
-		return EXIT_OK;
-	}
-	sr = bench_alloc(sizeof(*sr));
-	memset(sr, 0, sizeof(*sr));
-	sr->o = o;
-	suite_load(&sr->su, o->operands.v[0]);
-	if (o->list) {
-		suite_print_entries(&sr->su, stdout);
-		suite_free(&sr->su);
-		free(sr);
-		return EXIT_OK;
-	}
 	for (size_t i = 0; i < sr->su.n; i++) {   /* the command line's shared options win */
 		suite_where(&sr->su, i);
 		bench_shared_override(sr->su.e[i].job.shared, &o->shared,
@@ -411,6 +400,62 @@ static int suite_main(void *opts)
 		confirm_open(&sr->confirm, o->baseline, o->confirm, sr->su.name);
 	}
 	outputs_open(sr);
+}
+
+/* What a run held, released once its documents are written. */
+static void suite_release(struct suite_run *sr)
+{
+	if (sr->o->baseline)
+		confirm_close(&sr->confirm);
+	bench_session_close(&sr->sess);
+	for (size_t i = 0; i < sr->su.n; i++)
+		json_decref(sr->docs[i]);
+	live = NULL;
+	free(sr->docs);
+	free(sr->rc);
+	free(sr->dir_entry);
+	free(sr->dir_suite_path);
+	suite_free(&sr->su);
+	free(sr);
+}
+
+/*
+ * --list (a suite's entries), or a set of devices (suite_fleet: one process each, o's
+ * --device made one device's where the set holds one): true with *rc where that was all.
+ */
+static bool suite_elsewhere(struct suite_run *sr, struct suite_opts *o, int *rc)
+{
+	const char *file = strcmp(sr->su.source, "built-in") == 0 ? NULL : sr->su.source;
+
+	if (o->list) {
+		suite_print_entries(&sr->su, stdout);
+		*rc = EXIT_OK;
+	} else if (!suite_fleet(&o->shared.co, file, o->out_dir, o->shared.co.json_path ||
+				o->shared.co.csv_path || o->baseline, rc)) {
+		return false;
+	}
+	suite_free(&sr->su);
+	free(sr);
+	return true;
+}
+
+static int suite_main(void *opts)
+{
+	struct suite_opts *o = opts;
+	struct suite_run *sr;
+	int rc, wrc;
+
+	if (o->list && !o->operands.n) {
+		suite_list_builtin(stdout);
+		return EXIT_OK;
+	}
+	sr = bench_alloc(sizeof(*sr));
+	memset(sr, 0, sizeof(*sr));
+	sr->o = o;
+	suite_load(&sr->su, o->operands.v[0]);
+	if (suite_elsewhere(sr, o, &rc))
+		return rc;
+	suite_prepare(sr);
 	sr->t0 = time_now_ns();
 	time_t now = time(NULL);
 	struct tm tm;
@@ -432,18 +477,7 @@ static int suite_main(void *opts)
 	sr->running = false;
 	wrc = suite_write(sr);
 	summary(sr);
-	if (o->baseline)
-		confirm_close(&sr->confirm);
-	bench_session_close(&sr->sess);
-	for (size_t i = 0; i < sr->su.n; i++)
-		json_decref(sr->docs[i]);
-	live = NULL;
-	free(sr->docs);
-	free(sr->rc);
-	free(sr->dir_entry);
-	free(sr->dir_suite_path);
-	suite_free(&sr->su);
-	free(sr);
+	suite_release(sr);
 	return rc != EXIT_OK ? rc : wrc;
 }
 

@@ -109,8 +109,12 @@ def partial_history(d, flat, env):
     five = os.path.join(folder, "run05.json")
     doc = bt.load_doc(five)
     doc["points"] = doc["points"][:-1]
-    doc["interrupted"] = {"by": "SIGTERM", "points_done": len(doc["points"]),
-                          "points_planned": len(doc["points"]) + 1}
+    left = len(doc["points"])
+    for key in ("runs", "device_runs"):   # a run's points within those kept, as a cut run has them
+        if key in doc:
+            doc[key] = [dict(r, points=min(r["points"], left - r["first_point"]))
+                        for r in doc[key] if r["first_point"] < left]
+    doc["interrupted"] = {"by": "SIGTERM", "points_done": left, "points_planned": left + 1}
     bt.write_doc(five, doc)
     r = bt.run([BENCH, "history", folder] + MAGNITUDE, env=env)
     check(r.code == 2 and "run05.json: interrupted" in r.err and "--allow-partial" in r.err,

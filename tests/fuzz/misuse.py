@@ -280,6 +280,23 @@ def output_cases(d, good):
     return out
 
 
+def fleet_cases(d):
+    """bench suite on a set of devices: -o DIR and each device's log checked before any process
+    starts (a log over the suite's file, DIR a file or '')."""
+    suite = {"name": "t", "entries": [{"bench": "vecadd", "args": ["--groups", "1"]}]}
+    fleet = os.path.join(d, "fleet")
+    os.mkdir(fleet)
+    log = bt.write_doc(os.path.join(fleet, "device-0.0.log"), suite)
+    plain = bt.write_doc(os.path.join(d, "fleet-suite.json"), suite)
+    return [Case("suite --device all -o: a log over the suite's file",
+                 ["suite", log, "--device", "all", "-o", fleet], must=("an input of this command",),
+                 inputs=[log]),
+            Case("suite --device all -o a file", ["suite", plain, "--device", "all", "-o", plain],
+                 must=("a file of that name is in the way",), inputs=[plain]),
+            Case("suite --device all -o ''", ["suite", plain, "--device", "all", "-o", ""],
+                 must=("an empty name names no folder",), inputs=[plain])]
+
+
 def env_cases(d, good):
     out = []
     for c in (["vecadd", "--groups", "1"], ["validate", "--list"], ["info"], ["suite", "quick"],
@@ -395,8 +412,8 @@ def main():
     with bt.tmpdir(prefix="bench-misuse-") as d:
         good = bt.write_doc(os.path.join(d, "good.json"), doc())
         cases = (option_cases(cmds) + reader_cases(d, good) + strict_file_cases(d) +
-                 output_cases(d, good) + env_cases(d, good) + held_cases(d, good) +
-                 stdout_cases(good))
+                 output_cases(d, good) + fleet_cases(d) + env_cases(d, good) +
+                 held_cases(d, good) + stdout_cases(good))
         if "--list" in sys.argv:
             for c in cases:
                 print(c.name)

@@ -332,16 +332,19 @@ def case_locality(bench, tmp, device, part):
     labels = [d["label"] for d in doc["devices"]]
     mems = sorted(doc["placement"])
     n = len(labels)
-    check(n >= 2 and len(doc["points"]) == len(mems) * n * n * 2,
-          f"{len(doc['points'])} points for {mems} x {n} x {n} x 2")
-    check(all(p["status"] == "ok" and p["validated"] for p in doc["points"]),
+    check(n >= 2 and len(doc["points"]) == len(mems) * n * n * 3,
+          f"{len(doc['points'])} points for {mems} x {n} x {n} x 3")
+    # the copy test copies OpenCL buffers only (clEnqueueCopyBuffer): usm's copy is skipped
+    usm_copy = [p for p in doc["points"] if p["params"]["test"] == "copy" and p["params"]["memory"] == "usm"]
+    check(all(p["status"] == "skipped" and "buffers only" in p["reason"] for p in usm_copy) and
+          all(p["status"] == "ok" and p["validated"] for p in doc["points"] if p not in usm_copy),
           f"statuses {[p['status'] for p in doc['points']]}")
     for p in doc["points"]:
         a = p["params"]
         check(p["device"] == a["reader"] and a["local"] == (a["owner"] == a["reader"]) and
               p["placement"]["owner"] == a["owner"], f"point {a}")
-        key = "gbps" if a["test"] == "stream" else "ns_per_load"
-        check(key in p.get("metrics", {}), f"point {a['test']} lacks {key}")
+        key = "ns_per_load" if a["test"] == "chase" else "gbps"
+        check(key in p.get("metrics", {}) or p["status"] == "skipped", f"point {a['test']} lacks {key}")
     if "usm" in doc["placement"]:
         check(all(x["known"] for x in doc["placement"]["usm"]), "usm placement not known")
     if "buffer" in doc["placement"]:
@@ -349,7 +352,8 @@ def case_locality(bench, tmp, device, part):
               "no query" in doc["placement"]["buffer"][0]["how"], "buffer placement said to be known")
     for m in mems:
         s = doc["locality"][m]
-        check(all(s[k] for k in ("local_gbps", "remote_gbps", "local_ns_per_load")), f"locality.{m}: {s}")
+        check(all(s[k] for k in ("local_gbps", "remote_gbps", "local_ns_per_load")) and
+              (m != "buffer" or (s["copy_local_gbps"] and s["copy_remote_gbps"])), f"locality.{m}: {s}")
     check("local against remote" in r.out or "--quiet" in QUICK, "no summary")
     print(f"ok: locality on {n} sub-devices ({part}) of {device}: memory {mems}")
 

@@ -183,7 +183,7 @@ def main(argv):
               file=sys.stderr)
         rc = 1
     except OSError as e:   # writing the page or a PNG
-        print(f"{PROG}: {e.strerror}", file=sys.stderr)
+        print(f"{PROG}: {e.strerror or e}", file=sys.stderr)
         rc = 1
     except Exception as e:  # a failure of the report itself, not of its input
         if os.environ.get("BENCH_REPORT_DEBUG"):

@@ -10,7 +10,11 @@ import json
 import math
 import os
 
+# The schemas: in the source tree (scripts/benchreport -> results/schema), and installed
+# (<datadir>/gpu-occupancy-bench/python/benchreport -> <datadir>/gpu-occupancy-bench/schema:
+# dist/meson.build).
 SCHEMA_DIRS = (os.path.join(os.path.dirname(__file__), "..", "..", "results", "schema"),
+               os.path.join(os.path.dirname(__file__), "..", "..", "schema"),
                os.path.join(os.path.dirname(__file__), "..", "results", "schema"))
 # params members left out where an attempt's point is matched (bench/tools/compare_doc.c).
 IGNORED_PARAMS = ("seed", "spin", "sg_size_compiled", "sg_size_kernel")
@@ -44,7 +48,8 @@ def _validator(name):
                     _validators[name] = Draft202012Validator(json.load(f))
                 break
         else:
-            raise FileNotFoundError(f"results/schema/{name} not found beside the report")
+            raise RuntimeError(f"{name} is in none of {', '.join(map(os.path.normpath, SCHEMA_DIRS))}: "
+                               "bench is not installed whole")
     return _validators[name]
 
 

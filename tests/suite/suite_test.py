@@ -98,7 +98,7 @@ def case_usage():
 def case_files():
     ok_entry = {"bench": "vecadd", "args": ["--groups", "1"]}
     bad = [
-        ("{", "not JSON at line 1"),
+        ("{", "truncated JSON at line 1"),
         ("[]", "the top level is not an object"),
         ({"entries": [ok_entry]}, r"\(top level\)\.name: missing"),
         ({"name": "t", "entries": [ok_entry], "extra": 1}, "unknown member 'extra'"),
@@ -326,8 +326,11 @@ def case_cache():
                 if args[0] == "atomics":
                     check(doc.get("setup", {}).get("flush_bytes") == flush["bytes"] and flush["llc_source"] == "--llc",
                           f"{args}: setup {doc.get('setup')}")
-        # --validate-only times nothing: no cache state, none in the params
-        doc = doc_of("vecadd", "--groups", "1", "--slice", "4Ki", "--cache", "cold", "--validate-only")
+        # --validate-only times nothing: no cache state, none in the params; --cache refused with it
+        r = run("vecadd", "--groups", "1", "--cache", "cold", "--validate-only", *DEVICE)
+        check(r.code == 2 and "--cache has nothing to act on with --validate-only" in r.err,
+              "--cache cold --validate-only refused", r)
+        doc = doc_of("vecadd", "--groups", "1", "--slice", "4Ki", "--validate-only")
         check(doc["settings"].get("cache", "absent") is None and doc["settings"].get("cache_flush") is None
               and doc["settings"].get("clock_probe", "absent") is None
               and all("cache" not in p["params"] and "clock_probe_ns" not in p for p in doc["points"]),
@@ -557,7 +560,44 @@ def case_stopped():
         check(sorted(os.listdir(d)) == ["r.json", "stop.json"], f"no temporary file left: {os.listdir(d)}")
 
 
-CASES = {"planted": case_planted, "stopped": case_stopped, "quick-twice": case_quick_twice, "usage": case_usage, "files": case_files, "list": case_list, "require": case_require,
+def case_subgroups():
+    """The sub-group benchmarks are entries like any other (results/suites/README.md): a suite of
+    sg-info, sg-copy and transpose runs, each entry's points in the document; with
+    --validate-only on the command line every entry validates and times nothing."""
+    with bt.tmpdir() as d:
+        path = write_suite(d, "sg.json", {"name": "sg", "entries": [
+            {"bench": "sg-info"}, {"bench": "sg-copy", "args": ["--size", "64Ki"]},
+            {"bench": "transpose", "args": ["--n", "64"]}], "args": ["--reps", "3"]})
+        for extra in ([], ["--validate-only"]):
+            out = os.path.join(d, "sg-doc.json")
+            r = run("suite", path, *DEVICE, "--quiet", "--json", out, *extra)
+            if not check(r.code == 0, f"suite of sub-group rows {extra}: exit {r.code}", r):
+                continue
+            pts = bt.load_doc(out)["points"]
+            got = {p["benchmark"] for p in pts}
+            check(got == {"sg-info", "sg-copy", "transpose"}, f"{extra}: benchmarks {got}")
+            timed = [p for p in pts if "time_ns" in p]
+            check(bool(timed) != bool(extra), f"{extra}: {len(timed)} timed points of {len(pts)}")
+
+
+def case_folders():
+    """-o a/b/c makes the folders as mkdir -p would; --json naming a file of -o's own (an entry's
+    document, the suite's) is refused before any entry runs, nothing written."""
+    with bt.tmpdir() as d:
+        path = write_suite(d, "t.json", {"name": "t", "entries": [
+            {"bench": "vecadd", "args": ["--groups", "1", "--reps", "2"]}]})
+        out = os.path.join(d, "a", "b", "c")
+        r = run("suite", path, *DEVICE, "--quiet", "-o", out)
+        check(r.code == 0 and os.path.exists(os.path.join(out, "t-01-vecadd.json")),
+              f"-o a/b/c made: {os.listdir(out) if os.path.isdir(out) else 'no folder'}", r)
+        for clash in ("t-01-vecadd.json", [f for f in os.listdir(out) if "--t.json" in f][0]):
+            before = sorted(os.listdir(out))
+            r = run("suite", path, *DEVICE, "--quiet", "-o", out, "--json", os.path.join(out, clash))
+            check(r.code == 2 and "it is the same file as" in r.err and sorted(os.listdir(out)) == before,
+                  f"--json {clash} inside -o: refused, nothing written", r)
+
+
+CASES = {"folders": case_folders, "subgroups": case_subgroups, "planted": case_planted, "stopped": case_stopped, "quick-twice": case_quick_twice, "usage": case_usage, "files": case_files, "list": case_list, "require": case_require,
          "adaptive": case_adaptive, "record": case_record, "outputs": case_outputs, "cache": case_cache,
          "interrupt": case_interrupt, "timeout": lambda: case_interrupt(True)}
 

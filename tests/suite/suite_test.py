@@ -22,7 +22,8 @@ CASE (cli: no device needed; cpu: a CPU platform):
                point failed, and none regressed in each of up to three pairs (the quick suite's
                CPU noise band and the retry: results/suites/README.md says why); a tenfold
                vecadd slowdown planted in a copy of the second run is regressed against that
-               run, and every other point is unchanged
+               run, and every other point is unchanged (at most a fifth inconclusive, where
+               a loaded host spread its samples too widely to show it)
 Exit 0 when every check passed.
 """
 import csv
@@ -519,9 +520,15 @@ def case_quick_twice():
         others = [p["verdict"] for p in j["points"] if p["benchmark"] != "vecadd"]
         check(r.code == 1 and v and all(x == "regressed" for x in v),
               f"a tenfold vecadd slowdown: {v.count('regressed')} of {len(v)} vecadd points regressed", r)
-        check(others and all(x == "unchanged" for x in others),
+        # A point set against its own samples never moves; its verdict is unchanged where the
+        # interval of the ratio lies within the band, and inconclusive (never regressed nor
+        # improved) where the samples are so spread on a loaded host that it cannot: at most a
+        # fifth of them.
+        vague = others.count("inconclusive")
+        check(others and all(x in ("unchanged", "inconclusive") for x in others) and
+              vague <= len(others) // 5,
               f"the points the plant leaves alone: { {x: others.count(x) for x in set(others)} }, "
-              f"all unchanged wanted", r)
+              f"unchanged wanted (inconclusive allowed in at most {len(others) // 5})", r)
         print(f"a tenfold vecadd slowdown planted in the second run: {v.count('regressed')} of {len(v)} "
               f"vecadd points regressed; the other points: "
               f"{ {x: others.count(x) for x in set(others)} }")

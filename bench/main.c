@@ -188,6 +188,7 @@ int main(int argc, char **argv)
 	const struct bench_row *row;
 	const struct bench_tool *tool;
 
+	atexit(cli_close_stdout);   /* registered first: it runs last */
 	name_commands();
 	cli_argc = argc;
 	cli_argv = argv;

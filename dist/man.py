@@ -18,7 +18,7 @@ import time
 
 TITLE = "GPU thread-mapping and occupancy benchmarks for OpenCL devices"
 GROUPS = [("options", "OPTIONS"), ("sub-groups", "SUB-GROUP OPTIONS"),
-          ("shared", "OPTIONS SHARED BY THE BENCHMARKS")]
+          ("shared", "OPTIONS SHARED BY THE BENCHMARKS"), ("tools", "OPTIONS SHARED BY THE TOOLS")]
 EXIT = [("0", "ok"), ("1", "a point failed or a check disagreed"), ("2", "bad usage: the message "
         "names the value and the allowed range"), ("77", "no capable device (or no ocloc for "
         "bench compile)")]

@@ -263,21 +263,26 @@ static int plateau_level(const struct chase_plateau *q, uint64_t l1, uint64_t ll
 
 void chase_label(struct chase_plateau *p, size_t n, const struct chase_caches *c)
 {
+	static const char *const names[] = { NULL, "first-level cache", "intermediate cache",
+					     "device memory" };
 	uint64_t llc = c->llc, l1 = llc && c->l1 >= llc ? 0 : c->l1;
-	size_t last_between = n;
+	size_t last_between = n, between = 0;
 
 	for (size_t k = 0; k < n; k++) {
-		static const char *const names[] = { NULL, "first-level cache", "intermediate cache",
-						     "device memory" };
 		int lv = plateau_level(&p[k], l1, llc);
+		const char *name = names[lv];
+		if (lv == 2 && c->gpu)   /* nothing between L1 and the LLC: all of them the LLC */
+			name = between ? "last-level cache (slower part)" : "last-level cache";
 		if (lv)
-			snprintf(p[k].label, sizeof(p[k].label), "%s", names[lv]);
+			snprintf(p[k].label, sizeof(p[k].label), "%s", name);
 		else
 			snprintf(p[k].label, sizeof(p[k].label), "plateau %zu", k + 1);
-		if (lv == 2)
+		if (lv == 2) {
 			last_between = k;
+			between++;
+		}
 	}
-	if (last_between < n)
+	if (last_between < n && !c->gpu)
 		snprintf(p[last_between].label, sizeof(p[last_between].label), "last-level cache");
 }
 

@@ -79,6 +79,7 @@ size_t chase_plateaus(const uint64_t *sizes, const double *lat, size_t n,
 struct chase_caches {
 	uint64_t l1, llc;
 	const char *l1_source, *llc_source;
+	bool gpu;   /* a GPU: no cache level between its L1 and its last-level cache */
 };
 
 /*
@@ -87,6 +88,8 @@ struct chase_caches {
  *   every working set within l1                            "first-level cache"
  *   every one above l1 and within llc: the last such       "last-level cache"
  *                                      the others          "intermediate cache"
+ *     on a GPU (gpu), where nothing lies between: the first "last-level cache", the
+ *     others "last-level cache (slower part)" (an H100's far L2 partition)
  *   every one above llc                                    "device memory"
  *   otherwise (a size unknown, or the plateau spans one)   "plateau N" (N from 1, in order)
  * An l1 at or above a known llc is not used (it cannot be the first level of that cache).

@@ -204,6 +204,27 @@ static void get_platform_str(cl_platform_id p, cl_platform_info what, char *buf,
 	buf[len - 1] = '\0';
 }
 
+/*
+ * Why no platform was found: where OCL_ICD_VENDORS or OCL_ICD_FILENAMES is set, the ICD loader
+ * reads only what it names (ocl-icd), which is the likelier cause than a missing driver.
+ */
+static void no_platform(cl_int e, char *err, size_t errlen)
+{
+	const char *vendors = getenv("OCL_ICD_VENDORS"), *files = getenv("OCL_ICD_FILENAMES");
+	const char *why = e == CL_SUCCESS ? "0 platforms" : cl_err_name(e);
+
+	if (vendors || files)
+		snprintf(err, errlen, "no OpenCL platform found (%s) with %s=%s set: the ICD loader "
+			 "reads only the drivers it names (OCL_ICD_VENDORS: a folder of .icd files or "
+			 "one .icd file; OCL_ICD_FILENAMES: driver libraries, ':'-separated); check "
+			 "that they exist and load, or unset it for the system's /etc/OpenCL/vendors",
+			 why, vendors ? "OCL_ICD_VENDORS" : "OCL_ICD_FILENAMES", vendors ? vendors : files);
+	else
+		snprintf(err, errlen, "no OpenCL platform found (%s). Install one: on Debian, `apt-get "
+			 "install pocl-opencl-icd` (CPU) or your GPU vendor's OpenCL driver; "
+			 "`scripts/setup.sh` installs both CPU platforms this project tests on", why);
+}
+
 bool dev_list_query(struct dev_list *l, char *err, size_t errlen)
 {
 	cl_platform_id plats[32];
@@ -212,11 +233,7 @@ bool dev_list_query(struct dev_list *l, char *err, size_t errlen)
 
 	memset(l, 0, sizeof(*l));
 	if (e != CL_SUCCESS || np == 0) {
-		snprintf(err, errlen,
-			 "no OpenCL platform found (%s). Install one: on Debian, `apt-get install "
-			 "pocl-opencl-icd` (CPU) or your GPU vendor's OpenCL driver; "
-			 "`scripts/setup.sh` installs both CPU platforms this project tests on",
-			 e == CL_SUCCESS ? "0 platforms" : cl_err_name(e));
+		no_platform(e, err, errlen);
 		return false;
 	}
 	l->n_platforms = np;

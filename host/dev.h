@@ -96,6 +96,11 @@ enum { DEV_EXIT_USAGE = 2, DEV_EXIT_NO_DEVICE = 77 };
  * and the exit code is DEV_EXIT_NO_DEVICE.
  */
 bool dev_list_query(struct dev_list *l, char *err, size_t errlen);
+/*
+ * Why a registered driver gave no platform, where the reason is known (dev_lost.c: PoCL and its
+ * cache folder under a read-only HOME), as a sentence to add to a message ("" where none).
+ */
+void dev_lost_hint(const struct dev_list *l, char *buf, size_t len);
 void dev_list_free(struct dev_list *l);
 
 /* What device matching reads of one device; dev_match needs nothing else (and no OpenCL). */

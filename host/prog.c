@@ -5,9 +5,11 @@
 #include "sgb.h"
 
 #include <CL/cl_ext.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -106,6 +108,7 @@ static char *load_file(const char *dir, const char *name, char *err, size_t errl
 	FILE *f;
 	long len;
 	char *buf;
+	struct stat st;
 
 	if (!dir) {
 		for (size_t i = 0; i < kernel_files_count; i++)
@@ -122,8 +125,11 @@ static char *load_file(const char *dir, const char *name, char *err, size_t errl
 	}
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	f = fopen(path, "rb");
-	if (!f) {
-		snprintf(err, errlen, "cannot read kernel file '%s' (from --kernels)", path);
+	if (!f || fstat(fileno(f), &st) != 0 || S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "cannot read kernel file '%s' (from --kernels): %s", path,
+			 f ? "it is a folder" : strerror(errno));
+		if (f)
+			fclose(f);
 		return NULL;
 	}
 	fseek(f, 0, SEEK_END);

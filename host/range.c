@@ -132,6 +132,30 @@ static bool parse_num(const char *s, size_t len, bool sizes, uint64_t *out)
 }
 
 /* One item "A", "A..B", "A..B:S" or "A..B:xF" of a range list. */
+/*
+ * The STEP of A..B:STEP, or the factor F of A..B:xF (*geometric): 1 parsed, -1 not a number,
+ * 0 a number that never advances (a step of 0, a factor of 0 or 1), said in err.
+ */
+static int parse_step(const char *st, bool sizes, const char *whole, uint64_t *step,
+		      bool *geometric, char *err, size_t errlen)
+{
+	*geometric = *st == 'x';
+	st += *geometric;
+	if (!(*geometric ? parse_digits(st, strlen(st), step) : parse_num(st, strlen(st), sizes, step)))
+		return -1;
+	if (!*geometric && *step == 0) {
+		snprintf(err, errlen, "'%s': a step of 0 never reaches the end of the range: give a "
+			 "step of 1 or more (A..B:STEP)", whole);
+		return 0;
+	}
+	if (*geometric && *step < 2) {
+		snprintf(err, errlen, "'%s': a factor of %llu never grows: give a factor of 2 or more "
+			 "(A..B:xF)", whole, (unsigned long long)*step);
+		return 0;
+	}
+	return 1;
+}
+
 static bool parse_item(const char *item, const char *whole, uint64_t min, uint64_t max, bool sizes,
 		       struct range *r, size_t *cap, char *err, size_t errlen)
 {
@@ -154,15 +178,11 @@ static bool parse_item(const char *item, const char *whole, uint64_t min, uint64
 	    !parse_num(dots + 2, (size_t)(bend - dots - 2), sizes, &b))
 		goto bad;
 	if (colon) {
-		const char *st = colon + 1;
-		if (*st == 'x') {
-			geometric = true;
-			st++;
-		}
-		if (!(geometric ? parse_digits(st, strlen(st), &step)
-				: parse_num(st, strlen(st), sizes, &step)) || step == 0 ||
-		    (geometric && step < 2))
+		int e = parse_step(colon + 1, sizes, whole, &step, &geometric, err, errlen);
+		if (e < 0)
 			goto bad;
+		if (e == 0)
+			return false;
 	}
 	if (a > b) {
 		snprintf(err, errlen, "'%s': range %llu..%llu runs backwards: the first value "

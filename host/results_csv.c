@@ -132,7 +132,7 @@ static void put_cell(FILE *f, const json_t *v)
 		fputs(json_is_true(v) ? "true" : "false", f);
 }
 
-bool res_write_csv(struct res_out *o, const json_t *doc, char *err, size_t errlen)
+bool res_write_csv(struct outf *o, const json_t *doc, char *err, size_t errlen)
 {
 	const json_t *points = json_object_get(doc, "points");
 	struct cols c = { 0 };
@@ -144,7 +144,7 @@ bool res_write_csv(struct res_out *o, const json_t *doc, char *err, size_t errle
 
 	if (!f) {
 		snprintf(err, errlen, "out of memory");
-		res_out_abort(o);
+		outf_abort(o);
 		return false;
 	}
 	if (!collect(points, &c)) {
@@ -152,7 +152,7 @@ bool res_write_csv(struct res_out *o, const json_t *doc, char *err, size_t errle
 		free(buf);
 		cols_free(&c);
 		snprintf(err, errlen, "out of memory");
-		res_out_abort(o);
+		outf_abort(o);
 		return false;
 	}
 	for (size_t k = 0; k < c.n; k++) {
@@ -170,7 +170,7 @@ bool res_write_csv(struct res_out *o, const json_t *doc, char *err, size_t errle
 		fputc('\n', f);
 	}
 	fclose(f);
-	ok = res_out_commit(o, buf, len, err, errlen);
+	ok = outf_commit(o, buf, len, err, errlen);
 	free(buf);
 	cols_free(&c);
 	return ok;

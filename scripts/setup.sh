@@ -4,12 +4,13 @@
 # what is missing, and never replaces, upgrades or registers system-wide a driver.
 #
 #   apt:  build tools, the ICD loader and headers (and ocl-icd-dev: the loader's version for
-#         bench --version), jansson, PoCL, clinfo, matplotlib (for bench report); for tests only,
-#         clang and its libFuzzer (the fuzz suite), chromium (the report rendered), oclgrind
-#         (the simulated device), cmake (CTest running bench validate's GoogleTest interface),
-#         strace and groff (the installed bench, its manual pages), and Debian's packaging
-#         tools (the package suite): a suite whose tool cannot be installed is skipped (77).
-#         oclgrind is never registered as a driver.
+#         bench --version), jansson, PoCL, clinfo, matplotlib and jsonschema (for bench report:
+#         its charts, and its documents judged against results/schema as bench compare judges
+#         them); for tests only, clang and its libFuzzer (the fuzz suite), chromium (the report
+#         rendered), oclgrind (the simulated device), cmake (CTest running bench validate's
+#         GoogleTest interface), strace and groff (the installed bench, its manual pages), and
+#         Debian's packaging tools (the package suite): a suite whose tool cannot be installed
+#         is skipped (77). oclgrind is never registered as a driver.
 #   pip:  Apache Otava (apache-otava, bench history's change points) into .deps/otava;
 #         Intel's CPU OpenCL runtime (intel-opencl-rt + intel-cmplr-lib-rt) into
 #         the project-local prefix .deps/intel (a virtual environment)
@@ -34,12 +35,13 @@ deps="$root/.deps"
 intel_pkgs=(intel-opencl-rt==2026.2.0 intel-cmplr-lib-rt==2026.2.0)
 apt_pkgs=(gcc meson ninja-build pkg-config python3 python3-venv ocl-icd-libopencl1
 	ocl-icd-opencl-dev ocl-icd-dev opencl-c-headers opencl-headers pocl-opencl-icd clinfo
-	libjansson-dev python3-matplotlib)   # bench report draws its charts with matplotlib
+	libjansson-dev python3-matplotlib python3-jsonschema)   # bench report: its charts; its
+	# documents judged
 fuzz_pkgs=(clang libclang-rt-dev)   # tests/fuzz: libFuzzer harnesses built by clang
-check_pkgs=(chromium oclgrind python3-jsonschema libxml2-utils cmake strace groff-base)   # tests
-	# only: the report rendered; kernels under a simulator; results documents against their JSON
-	# Schema, JUnit against its XSD; CTest discovering bench validate's checks as GoogleTest tests;
-	# the installed bench's file accesses; the manual pages rendered
+check_pkgs=(chromium oclgrind libxml2-utils cmake strace groff-base)   # tests only: the report
+	# rendered; kernels under a simulator; JUnit against its XSD; CTest discovering bench
+	# validate's checks as GoogleTest tests; the installed bench's file accesses; the manual
+	# pages rendered
 package_pkgs=(dpkg-dev debhelper fakeroot lintian)   # tests only: the Debian package built and checked
 with_intel_gpu=false
 

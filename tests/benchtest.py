@@ -261,6 +261,41 @@ def write_doc(path, content):
     return path
 
 
+def edited(doc, dotted, value=None, delete=False, rename=None):
+    """A copy of doc with the member at dotted (numbers index arrays: points.0.status) set to
+    value, deleted, or renamed to rename (a typo of it), for documents with one fault."""
+    d = json.loads(json.dumps(doc))
+    cur, parts = d, dotted.split(".")
+    for p in parts[:-1]:
+        cur = cur[int(p)] if isinstance(cur, list) else cur[p]
+    last = int(parts[-1]) if isinstance(cur, list) else parts[-1]
+    if rename:
+        cur[rename] = cur.pop(last)
+    elif delete:
+        del cur[last]
+    else:
+        cur[last] = value
+    return d
+
+
+def file_digest(path):
+    """The SHA-256 of a file's bytes, to tell that it was left as it was."""
+    import hashlib
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def path_kind(path):
+    """What path is, without following a link: link, chr, fifo, dir, file, or None."""
+    import stat
+    try:
+        m = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return None
+    return ("link" if stat.S_ISLNK(m) else "chr" if stat.S_ISCHR(m) else "fifo" if stat.S_ISFIFO(m)
+            else "dir" if stat.S_ISDIR(m) else "file")
+
+
 def json_lines(path):
     """The JSON values of a file of one value a line (Meson's testlog.json), blank lines left."""
     with open(path) as f:

@@ -56,8 +56,13 @@ static void test_ranges(void)
 	expect_bad("abc", 1, 48, "'abc' is not a whole number in 1..48");
 	expect_bad("1..", 1, 48, "'1..' is not a range");
 	expect_bad("..5", 1, 48, "is not a range");
-	expect_bad("1..8:0", 1, 48, "is not a range");
-	expect_bad("1..8:x1", 1, 48, "is not a range");
+	/* a step or a factor that never advances, said as such (was the generic "is not a range") */
+	expect_bad("1..8:0", 1, 48, "'1..8:0': a step of 0 never reaches the end of the range: give "
+				    "a step of 1 or more");
+	expect_bad("1..8:x0", 1, 48, "'1..8:x0': a factor of 0 never grows: give a factor of 2 or more");
+	expect_bad("1..8:x1", 1, 48, "'1..8:x1': a factor of 1 never grows: give a factor of 2 or more");
+	expect_bad("1..8:x", 1, 48, "is not a range");
+	expect_bad("1..8:y2", 1, 48, "is not a range");
 	/* a factor range from 0 used to repeat 0 until "too many values" */
 	expect_bad("0..8:x2", 0, 48, "'0..8:x2': a range by a factor cannot start at 0 (0 times "
 				      "any factor is 0): write 0,1..B:xF");

@@ -2,6 +2,7 @@
 #ifndef BENCH_TESTS_UNIT_H
 #define BENCH_TESTS_UNIT_H
 
+#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -43,5 +44,31 @@ static int unit_failures;
 	} while (0)
 
 #define UNIT_RESULT() (unit_failures ? (fprintf(stderr, "%d check(s) failed\n", unit_failures), 1) : 0)
+
+/* The whole content of path into buf (NUL-terminated); "" when it cannot be read. */
+static inline const char *unit_slurp(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	size_t n = f ? fread(buf, 1, len - 1, f) : 0;
+
+	buf[n] = '\0';
+	if (f)
+		fclose(f);
+	return buf;
+}
+
+/* How many entries folder dir holds, less those whose name starts with '.'. */
+static inline int unit_count_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	while (d && (e = readdir(d)))
+		n += e->d_name[0] != '.';
+	if (d)
+		closedir(d);
+	return n;
+}
 
 #endif

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 const char *cli_cmd = "bench";
 const char *cli_where = "";
@@ -22,13 +23,79 @@ bool cli_is_command(const char *name)
 	return false;
 }
 
+void cli_close_stdout(void)
+{
+	int e = fflush(stdout) != 0 ? errno : 0;
+	bool bad = e || ferror(stdout);
+
+	if (fclose(stdout) != 0 && !bad) {
+		e = errno;
+		bad = true;
+	}
+	if (!bad)
+		return;
+	fprintf(stderr, "bench%s%s: cannot write the standard output%s%s: what it printed is lost\n",
+		strcmp(cli_cmd, "bench") ? " " : "", strcmp(cli_cmd, "bench") ? cli_cmd : "",
+		e ? ": " : "", e ? strerror(e) : "");
+	_exit(EXIT_FAIL);
+}
+
+/* The length of the UTF-8 sequence at s (at most n bytes), 0 where it is not a valid one. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	size_t len = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
+
+	if (!len || len > n)
+		return 0;
+	for (size_t i = 1; i < len; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0) ||
+	    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90))
+		return 0;   /* overlong, a surrogate, beyond U+10FFFF */
+	return len;
+}
+
+void cli_put_escaped(FILE *f, const char *text)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	size_t n = strlen(text);
+
+	for (size_t i = 0; i < n;) {
+		size_t len = s[i] >= 0x80 ? utf8_len(s + i, n - i) : 1;
+		if (s[i] >= 0x80 && len) {
+			fwrite(s + i, 1, len, f);
+			i += len;
+			continue;
+		}
+		if ((s[i] >= 0x20 && s[i] < 0x7f) || s[i] == '\n' || s[i] == '\t')
+			fputc(s[i], f);
+		else
+			fprintf(f, "\\x%02x", s[i]);
+		i++;
+	}
+}
+
+/* "bench CMD WHERE: " then the message, its bytes escaped where they are not text. */
+static void message(const char *lead, const char *fmt, va_list ap)
+{
+	char *text = NULL;
+
+	fprintf(stderr, "bench %s%s: %s", cli_cmd, cli_where, lead);
+	if (vasprintf(&text, fmt, ap) < 0) {
+		fputs(fmt, stderr);
+		return;
+	}
+	cli_put_escaped(stderr, text);
+	free(text);
+}
+
 noreturn void cli_usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "bench %s%s: usage: ", cli_cmd, cli_where);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	message("usage: ", fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "\n(see 'bench %s --help')\n", cli_cmd);
 	exit(EXIT_USAGE);
@@ -38,9 +105,8 @@ noreturn void cli_die(int code, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "bench %s%s: ", cli_cmd, cli_where);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	message("", fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
 	exit(code);
@@ -220,6 +286,20 @@ static void operand(struct cli_operands *ops, const char *arg, int argc)
 	ops->v[ops->n++] = arg;
 }
 
+/* What getopt refused in argument o: a value missing, a value given to a flag, an unknown name. */
+noreturn static void bad_option(int c, const char *o, const struct option *lo)
+{
+	const char *eq = strchr(o, '=');
+
+	if (c == ':')
+		cli_usage_error("option '%s' needs a value", o);
+	for (size_t i = 0; eq && strncmp(o, "--", 2) == 0 && lo[i].name; i++)
+		if (lo[i].has_arg == no_argument && strlen(lo[i].name) == (size_t)(eq - o - 2) &&
+		    strncmp(lo[i].name, o + 2, strlen(lo[i].name)) == 0)
+			cli_usage_error("option '--%s' takes no value (got '%s')", lo[i].name, o);
+	cli_usage_error("unknown option '%s'", o);
+}
+
 void cli_parse_operands(int argc, char **argv, const struct cli_set *sets, size_t n_sets,
 			void (*usage)(FILE *f), struct cli_operands *ops)
 {
@@ -250,12 +330,8 @@ void cli_parse_operands(int argc, char **argv, const struct cli_set *sets, size_
 			usage(stdout);
 			exit(EXIT_OK);
 		}
-		if (c == '?' || c == ':') {
-			const char *o = argv[optind - 1];
-			if (c == ':')
-				cli_usage_error("option '%s' needs a value", o);
-			cli_usage_error("unknown option '%s'", o);
-		}
+		if (c == '?' || c == ':')
+			bad_option(c, argv[optind - 1], lo);
 		if (c < 0x1000)
 			c = short_id(sets, n_sets, c);
 		size_t s = (size_t)(c - 0x1000) / 256, i = (size_t)(c - 0x1000) % 256;

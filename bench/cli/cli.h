@@ -32,7 +32,17 @@ bool cli_is_command(const char *name);
 extern int cli_argc;
 extern char **cli_argv;
 
-/* Prints "bench CMD: usage: ..." and "(see 'bench CMD --help')", exits 2. */
+/*
+ * At exit (atexit, first thing in main): standard output flushed and closed; where that fails
+ * (a full disk, /dev/full) the process exits 1 saying so, never 0 with its output lost.
+ */
+void cli_close_stdout(void);
+/*
+ * Writes text with what is not text escaped: a byte of no valid UTF-8 sequence and a control
+ * character (but a line break or a tab) as \xNN, so a value echoed in a message is readable.
+ */
+void cli_put_escaped(FILE *f, const char *text);
+/* Prints "bench CMD: usage: ..." and "(see 'bench CMD --help')", exits 2 (cli_put_escaped). */
 noreturn void cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints "bench CMD: ..." and exits with code. */
 noreturn void cli_die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -50,6 +50,8 @@ int bench_tool_main(const struct bench_tool *tool, int argc, char **argv)
 	int rc;
 
 	bench_job_parse(&j, &tool->cmd, NULL, argc, argv);
+	if (!(tool->cmd.flags & BENCH_DEVICE) && j.own.co.timeout_s)
+		watch_deadline_arm(j.own.co.timeout_s, NULL);
 	rc = tool->main(j.opts);
 	bench_job_free(&j);
 	return rc;

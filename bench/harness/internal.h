@@ -12,7 +12,7 @@
  *   ceiling.c                  the copy ceiling
  *   measure.c                  warm-up, timed launches, adaptive repetitions
  *   own.c                      the harness's own kernels: the cache flush, the clock probe
- *   launch.c                   building, buffers and single launches for rows
+ *   launch.c, guard.c          building, buffers (guarded) and single launches for rows
  *   sync.c                     the rendezvous of devices measured at once
  *   watch.c                    signals and --timeout: the watchdog thread
  *   job.c                      the shared options and parsing a command's arguments
@@ -47,7 +47,22 @@ struct harness_run {
 	bool together;               /* this run measures at the same time as the others */
 	unsigned watch_slot;         /* watch.c's */
 	char skip[2048];             /* bench_run_skip's reason ("": the run measures) */
+	struct harness_guard *guards;/* the guarded buffers of the row (guard.c) */
+	size_t n_guards;
 };
+
+/* ---- guard.c: guard words around the buffers a row's kernels write ---- */
+/*
+ * A buffer of bytes between two guards of known words, as a sub-buffer the row uses; NULL with
+ * err "" where the device has no room for the guards (the caller makes a plain buffer), NULL
+ * with err set where the driver failed.
+ */
+cl_mem harness_guarded_buffer(struct bench_run *r, cl_mem_flags flags, size_t bytes, char *err,
+			      size_t len);
+/* After a point's validated launch: a guard word changed fails an ok point, naming where. */
+void harness_guards_check(struct bench_run *r, struct bench_point *pt);
+/* Releases the guarded buffers (after the row's teardown released its sub-buffers). */
+void harness_guards_free(struct bench_run *r);
 
 /* ---- job.c ---- */
 /*

@@ -89,7 +89,10 @@ static const struct cli_opt common_cli[] = {
 	  .help = "flag a point whose timed launches vary by more than PCT % (CV)" },
 	{ "validate-only", NULL, CLI_FLAG, CO(validate_only),
 	  .help = "one validated launch per point: no timing, ceiling or model (the\n"
-		  "correctness side alone, as bench validate runs it)" },
+		  "correctness side alone, as bench validate runs it); refused\n"
+		  "with --min-time, --ci-width, --max-reps, --cache, --noisy-cv;\n"
+		  "--reps and --warmup count the validated launches of a row that\n"
+		  "launches several (occupancy's probe), 1 and 0 unless given" },
 	{ "min-time", "SECONDS", CLI_FN, 0, .fn = parse_min_time,
 	  .help = "after --reps, keep launching until a point's timed launches have\n"
 		  "taken SECONDS (at most --max-reps)" },
@@ -108,6 +111,12 @@ static const struct cli_opt common_cli[] = {
 		  "it, or cold: evicted first by reading max(2 x --llc, 64 MiB)" },
 	{ "llc", "SIZE", CLI_SIZE, CO(llc), 1024, 1ull << 40, .def_note = "the device's figure",
 	  .help = "the last-level cache's size, for --cache cold and latency's labels" },
+	{ 0 } };
+/* The shared option of the tools, which run no row of their own (a run has its --timeout). */
+static const struct cli_opt tool_cli[] = {
+	{ "timeout", "SECONDS", CLI_UINT, CO(timeout_s), 0, 86400, .def = "0",
+	  .help = "stop after SECONDS, exit 1 (a hung driver, an input that never\n"
+		  "ends), nothing written (0: never; bench validate: each check)" },
 	{ 0 } };
 static const struct cli_opt sg_cli[] = {
 	/* the default is the row's (BENCH_SG_NATIVE): shared_table() says which */
@@ -154,6 +163,8 @@ void bench_usage_shared(const struct bench_cmd *cmd,
 		fn(shared_table(sg_cli, N_SG, cmd->flags, sg), "sub-groups", arg);
 	if (cmd->flags & BENCH_DEVICE)
 		fn(shared_table(common_cli, N_COMMON, cmd->flags, common), "shared", arg);
+	else
+		fn(tool_cli, "tools", arg);   /* a tool (every row takes the shared table) */
 }
 
 static void print_table(const struct cli_opt *opts, const char *group, void *f)
@@ -208,6 +219,31 @@ static void shared_check(const struct common_opts *co)
 				co->device ? "'" : "");
 }
 
+/* The shared options that act on timed launches alone: --validate-only times none. */
+static const char *const timing_opts[] = { "min-time", "ci-width", "max-reps", "cache", "noisy-cv" };
+
+/*
+ * --validate-only, given in from (the command line), on the options of to: a timing option
+ * given with it is refused; one a suite's file gives is dropped; a point that times on its own
+ * (occupancy's probe) launches once unless --reps and --warmup are given.
+ */
+static void validate_only(struct bench_shared *to, const struct bench_shared *from)
+{
+	struct common_opts *co = &to->co;
+
+	for (size_t i = 0; i < sizeof(timing_opts) / sizeof(timing_opts[0]); i++)
+		if (bench_shared_given(from, timing_opts[i]))
+			cli_usage_error("--%s has nothing to act on with --validate-only, which times "
+					"nothing (one validated launch per point): give one or the other",
+					timing_opts[i]);
+	co->validate_only = true;
+	co->reps = bench_shared_given(from, "reps") ? from->co.reps : 1;
+	co->warmup = bench_shared_given(from, "warmup") ? from->co.warmup : 0;
+	co->min_time_s = co->ci_width_pct = 0;
+	co->max_reps = 0;
+	co->cache = BENCH_CACHE_ROW;
+}
+
 void bench_job_parse(struct bench_job *j, const struct bench_cmd *cmd, const struct bench_row *row,
 		     int argc, char **argv)
 {
@@ -231,16 +267,14 @@ void bench_job_parse(struct bench_job *j, const struct bench_cmd *cmd, const str
 		sets[n++] = (struct cli_set){ sg_cli, &j->shared->co, j->shared->sg_given };
 	if (cmd->flags & BENCH_DEVICE)
 		sets[n++] = (struct cli_set){ common_cli, &j->shared->co, j->shared->given };
+	else if (!row)
+		sets[n++] = (struct cli_set){ tool_cli, &j->shared->co, j->shared->given };
 	usage_cmd = cmd;
 	j->operands = cmd->flags & BENCH_OPERANDS
 		? (struct cli_operands *)((char *)j->opts + cmd->operands_off) : NULL;
 	cli_parse_operands(argc, argv, sets, n, usage_cb, j->operands);
-	if ((cmd->flags & BENCH_DEVICE) && j->shared->co.validate_only) {
-		/* a point that times on its own launches once, unless told */
-		struct common_opts *co = &j->shared->co;
-		co->reps = bench_shared_given(j->shared, "reps") ? co->reps : 1;
-		co->warmup = bench_shared_given(j->shared, "warmup") ? co->warmup : 0;
-	}
+	if ((cmd->flags & BENCH_DEVICE) && j->shared->co.validate_only)
+		validate_only(j->shared, j->shared);
 	if (cmd->flags & BENCH_DEVICE)
 		shared_check(&j->shared->co);
 	if ((cmd->flags & BENCH_PEERS) && j->shared->co.cache == BENCH_CACHE_COLD)
@@ -285,6 +319,8 @@ void bench_shared_override(struct bench_shared *to, const struct bench_shared *f
 		memcpy((char *)&to->co + run_fields[i].off, (const char *)&from->co + run_fields[i].off,
 		       run_fields[i].size);
 	}
+	if (from->co.validate_only)   /* bench suite NAME --validate-only: every entry */
+		validate_only(to, from);
 	shared_check(&to->co);
 }
 

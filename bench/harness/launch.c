@@ -31,9 +31,12 @@ cl_kernel bench_build_pc(struct prog_ctx *pc, const char *file, const char *knam
 
 cl_mem bench_buffer(struct bench_run *r, cl_mem_flags flags, size_t bytes)
 {
-	char err[512];
-	cl_mem m = prog_buffer(&r->pc, flags, bytes, err, sizeof(err));
+	char err[512] = "";
+	cl_mem m = flags & CL_MEM_READ_ONLY ? NULL : harness_guarded_buffer(r, flags, bytes, err,
+									      sizeof(err));
 
+	if (!m && !err[0])   /* an input, or no room for guards */
+		m = prog_buffer(&r->pc, flags, bytes, err, sizeof(err));
 	if (!m)
 		cli_die(EXIT_FAIL, "driver: %s", err);
 	return m;

@@ -1,30 +1,43 @@
-/* The output files of a run (--json, --csv): reserved before any work, removed by an early exit. */
+/* The output files of a run (--json, --csv) and of the tools: reserved before any work. */
 #include "internal.h"
 
 #include <stdlib.h>
 
-static struct res_out out_json = { .fd = -1 }, out_csv = { .fd = -1 };
+static struct outf out_json = OUTF_INIT, out_csv = OUTF_INIT;
+
+void bench_input(const char *what, const char *path)
+{
+	char err[1024];
+
+	if (!outf_input(what, path, err, sizeof(err)))
+		cli_die(EXIT_USAGE, "%s", err);
+}
+
+void bench_output(struct outf *o, const char *opt, const char *path)
+{
+	char err[1024];
+
+	if (!outf_open(o, opt, path, err, sizeof(err)))
+		cli_usage_error("%s %s", opt, err);
+}
 
 void bench_outputs_drop(void)
 {
-	res_out_abort(&out_json);
-	res_out_abort(&out_csv);
+	outf_abort(&out_json);
+	outf_abort(&out_csv);
 }
 
 void bench_outputs_open(const struct common_opts *o)
 {
 	static bool registered;
-	char err[1024];
 
 	if (!registered)
 		atexit(bench_outputs_drop);
 	registered = true;
-	if (o->json_path && o->csv_path && res_out_same_file(o->json_path, o->csv_path))
-		cli_usage_error("--json and --csv name the same file '%s'", o->json_path);
-	if (o->json_path && !res_out_open(&out_json, o->json_path, err, sizeof(err)))
-		cli_usage_error("--json %s", err);
-	if (o->csv_path && !res_out_open(&out_csv, o->csv_path, err, sizeof(err)))
-		cli_usage_error("--csv %s", err);
+	if (o->json_path)
+		bench_output(&out_json, "--json", o->json_path);
+	if (o->csv_path)
+		bench_output(&out_csv, "--csv", o->csv_path);
 }
 
 int bench_outputs_write(const struct common_opts *o, json_t *doc)

@@ -117,6 +117,7 @@ static void run_point(struct bench_run *r, struct bench_point *pt)
 
 	pt->params = bench_zalloc(r->row->params_size);
 	r->row->point(r, pt);
+	harness_guards_check(r, pt);   /* nothing written outside the row's buffers */
 	phase(r, PHASE_POINTS, &t0);
 	if (r->co->validate_only) {
 		/* the correctness side alone: the model only where the point measured on its own */
@@ -332,6 +333,7 @@ int bench_run_end(struct bench_run *r, size_t done, json_t **doc)
 	}
 	if (r->row->teardown)
 		r->row->teardown(r);
+	harness_guards_free(r);
 	run_free(r);
 	watch_run_remove(r);
 	*doc = r->doc;

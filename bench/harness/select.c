@@ -62,12 +62,19 @@ static const char *spec_of(const char *spec)
 	return spec && !*spec && spec == getenv("BENCH_DEVICE") ? NULL : spec;
 }
 
+/* Where a spec came from, as a message names it: the option, or the variable it defaults to. */
+static const char *spec_name(const char *spec)
+{
+	return spec && spec == getenv("BENCH_DEVICE") ? "BENCH_DEVICE=" : "--device ";
+}
+
 /* Lists the devices: none at all is 77 (with --require-device: the devices wanted). */
 static void list_devices(struct dev_list *l, const char *require)
 {
 	char err[4096];
 
 	if (!dev_list_query(l, err, sizeof(err))) {
+		dev_lost_hint(l, err + strlen(err), sizeof(err) - strlen(err));
 		if (require)
 			no_such_device(l, require, err);
 		cli_die(EXIT_SKIP, "device: %s", err);   /* no platform, or platforms without devices */
@@ -84,15 +91,18 @@ static const struct dev_info *choose_one(struct dev_list *l, const char *spec, c
 	char err[4096];
 	int code = EXIT_USAGE;
 
-	if (!(d = dev_choose(l, spec, &code, err, sizeof(err))))
-		cli_die(code, "%s%s", spec && code == EXIT_USAGE ? "usage: --device " : "device: ", err);
+	if (!(d = dev_choose(l, spec, &code, err, sizeof(err)))) {
+		dev_lost_hint(l, err + strlen(err), sizeof(err) - strlen(err));
+		cli_die(code, "%s%s%s", spec && code == EXIT_USAGE ? "usage: " : "device: ",
+			spec && code == EXIT_USAGE ? spec_name(spec) : "", err);
+	}
 	if (!require || satisfies(d, require))
 		return d;
 	if (spec) {
 		char why[512];
 		char want[320];
-		snprintf(why, sizeof(why), "--device '%s' selects '%s' (%s, %s), which is not a %s",
-			 spec, d->name, type_name(d->type), d->platform_name,
+		snprintf(why, sizeof(why), "%s'%s' selects '%s' (%s, %s), which is not a %s",
+			 spec_name(spec), spec, d->name, type_name(d->type), d->platform_name,
 			 req_words(require, want, sizeof(want)));
 		no_such_device(l, require, why);
 	}
@@ -146,7 +156,7 @@ static size_t match_set(struct bench_devset *ds, const char *spec, const struct 
 
 	free(names);
 	if (n < 0)
-		cli_die(code, "%s%s", code == EXIT_USAGE ? "usage: --device " : "device: --device ", err);
+		cli_die(code, "%s%s%s", code == EXIT_USAGE ? "usage: " : "device: ", spec_name(spec), err);
 	for (int i = 0; i < n; i++)
 		out[i] = &ds->devs.d[idx[i]];
 	return (size_t)n;
@@ -164,7 +174,8 @@ static size_t require_set(struct bench_devset *ds, const char *spec, const char 
 			d[k++] = d[i];
 	if (k)
 		return k;
-	snprintf(why, sizeof(why), "--device '%s' selects no %s", spec, req_words(req, want, sizeof(want)));
+	snprintf(why, sizeof(why), "%s'%s' selects no %s", spec_name(spec), spec,
+		 req_words(req, want, sizeof(want)));
 	no_such_device(&ds->devs, req, why);
 }
 

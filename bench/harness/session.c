@@ -4,13 +4,44 @@
  */
 #include "internal.h"
 
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+void bench_check_kernels(const char *dir)
+{
+	struct stat st;
+	struct dirent *e;
+	DIR *d;
+
+	if (!dir)
+		return;
+	if (stat(dir, &st) != 0)
+		cli_usage_error("--kernels '%s' is not a readable folder: %s", dir, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		cli_usage_error("--kernels '%s' is not a readable folder: it is not a folder", dir);
+	if (access(dir, R_OK | X_OK) != 0 || !(d = opendir(dir)))
+		cli_usage_error("--kernels '%s' is not a readable folder: %s", dir, strerror(errno));
+	while ((e = readdir(d))) {   /* its sources are inputs: no output may replace one */
+		size_t n = strlen(e->d_name);
+		char *path;
+		if ((n > 3 && strcmp(e->d_name + n - 3, ".cl") == 0) ||
+		    (n > 2 && strcmp(e->d_name + n - 2, ".h") == 0)) {
+			if (asprintf(&path, "%s/%s", dir, e->d_name) < 0)
+				cli_die(EXIT_FAIL, "out of host memory");
+			bench_input("--kernels", path);
+			free(path);
+		}
+	}
+	closedir(d);
+}
 
 void harness_check_kernels(const struct common_opts *co)
 {
-	if (co->kernels_dir && access(co->kernels_dir, R_OK | X_OK) != 0)
-		cli_usage_error("--kernels '%s' is not a readable folder", co->kernels_dir);
+	bench_check_kernels(co->kernels_dir);
 }
 
 void bench_session_open(struct bench_session *s, const struct common_opts *co)

@@ -121,7 +121,8 @@ void bench_usage(const struct bench_cmd *cmd, FILE *f);
 /*
  * The tables of options that a command's usage lists after its own, as the command sees them
  * (the defaults that are its own filled in): fn(table, group, arg) for the sub-group options
- * ("sub-groups") where it has them, then the shared ones ("shared").
+ * ("sub-groups") where it has them, then the shared ones ("shared"), or a tool's ("tools":
+ * --timeout) for a command that opens no device of its own.
  */
 void bench_usage_shared(const struct bench_cmd *cmd,
 			void (*fn)(const struct cli_opt *opts, const char *group, void *arg), void *arg);
@@ -189,6 +190,20 @@ void bench_outputs_open(const struct common_opts *o);
 int bench_outputs_write(const struct common_opts *o, json_t *doc);
 /* Removes the reserved output files (an exit before they are written). */
 void bench_outputs_drop(void);
+/*
+ * The one rule of outputs for a tool's own files (outfile.h): registers an input of the
+ * command before any work (what names it: "BASE", "the suite"), exit 2 where it cannot be
+ * read or is one of the outputs; reserves the output opt names ("--json"), exit 2 naming the
+ * option, the path and why (a folder, an input of the command, another output). Every
+ * output and input is checked before the command does any work.
+ */
+void bench_input(const char *what, const char *path);
+/*
+ * --kernels DIR before any device opens: a readable folder (exit 2 with the system's reason:
+ * missing, not a folder, a loop of links), its kernel sources inputs of the command.
+ */
+void bench_check_kernels(const char *dir);
+void bench_output(struct outf *o, const char *opt, const char *path);
 
 /* ---- documents of several runs (harness/views.c, session.c) ---- */
 
@@ -212,6 +227,15 @@ int watch_exit_code(int sig);
  * where the watchdog has it (it writes and ends the process) the main thread waits for that.
  */
 bool watch_claim_finish(void);
+/*
+ * A tool's --timeout (every tool without a run's own: compare, export, report, validate, ...):
+ * arms the clock for seconds (0: the seconds armed before, or none) and names what runs now
+ * (NULL: the command; bench validate: each check, the clock started again for it). Past it,
+ * the process ends with exit 1 saying so, its reserved outputs removed.
+ */
+void watch_deadline_arm(unsigned seconds, const char *what);
+/* The seconds of the tool's --timeout (0: none), for a tool that hands over to another program. */
+unsigned watch_deadline_seconds(void);
 /*
  * Gives the claim back before the next run of a session; false (the claim kept) where a
  * signal came: the caller writes what it has and stops.

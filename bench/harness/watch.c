@@ -129,7 +129,7 @@ static void *watch_main(void *arg)
 			if (!atomic_compare_exchange_strong(&watch.sig, &first, s)) {
 				/* a second signal: stop now */
 				if (atomic_exchange(&watch.finishing, true)) {
-					res_out_abort_all_signal();   /* the main thread was writing */
+					outf_abort_all_signal();   /* the main thread was writing */
 					_exit(watch_exit_code(first));
 				}
 				abandon(NULL, watch_sig_name(first), watch_exit_code(first));
@@ -237,4 +237,83 @@ void watch_point_done(struct bench_run *r, size_t done)
 {
 	atomic_store(&watch.slot[r->h->watch_slot].started_ns, 0);
 	atomic_store(&watch.slot[r->h->watch_slot].done, done);
+}
+
+/* ---- a tool's --timeout ---- */
+
+/*
+ * The clock of a tool's --timeout: a thread that waits for the deadline and, once it passes,
+ * ends the process (exit 1) after removing what the outputs reserved. A hung driver call or a
+ * FIFO that never fills cannot be cancelled from inside; the message goes to the standard
+ * error the process started with (bench validate routes fd 2 to a log while a row runs).
+ */
+static struct {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	bool running;
+	unsigned seconds;
+	long long due_ns;          /* 0: not armed */
+	char what[200];            /* what runs now ("" : the command) */
+	int err_fd;
+} deadline = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false, 0, 0, "", -1 };
+
+static noreturn void deadline_expired(void)
+{
+	char msg[512];
+	int n = snprintf(msg, sizeof(msg), "bench %s: %s%sstill running after --timeout %u s (a hung "
+			 "driver or an input that never ends cannot be cancelled): stopped, what it "
+			 "would have written is not\n", cli_cmd, deadline.what, deadline.what[0] ? " " : "",
+			 deadline.seconds);
+
+	outf_abort_all_signal();
+	if (n > 0 && write(deadline.err_fd, msg, (size_t)n < sizeof(msg) ? (size_t)n : sizeof(msg) - 1) < 0)
+		_exit(EXIT_FAIL);   /* stderr gone: the exit code says it */
+	_exit(EXIT_FAIL);
+}
+
+static void *deadline_main(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&deadline.mu);
+	for (;;) {
+		long long due = deadline.due_ns;
+		if (!due) {
+			pthread_cond_wait(&deadline.cv, &deadline.mu);
+			continue;
+		}
+		if (now_ns() >= due)
+			deadline_expired();
+		struct timespec ts = { (time_t)(due / 1000000000ll), (long)(due % 1000000000ll) };
+		pthread_cond_timedwait(&deadline.cv, &deadline.mu, &ts);
+	}
+	return NULL;
+}
+
+void watch_deadline_arm(unsigned seconds, const char *what)
+{
+	pthread_condattr_t ca;
+	pthread_t th;
+
+	pthread_mutex_lock(&deadline.mu);
+	if (!deadline.running && seconds) {
+		pthread_condattr_init(&ca);
+		pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+		pthread_cond_destroy(&deadline.cv);
+		pthread_cond_init(&deadline.cv, &ca);
+		deadline.err_fd = dup(STDERR_FILENO);
+		deadline.running = pthread_create(&th, NULL, deadline_main, NULL) == 0;
+		if (deadline.running)
+			pthread_detach(th);
+	}
+	if (seconds)
+		deadline.seconds = seconds;
+	snprintf(deadline.what, sizeof(deadline.what), "%s", what ? what : "");
+	deadline.due_ns = deadline.seconds ? now_ns() + (long long)deadline.seconds * 1000000000ll : 0;
+	pthread_cond_signal(&deadline.cv);
+	pthread_mutex_unlock(&deadline.mu);
+}
+
+unsigned watch_deadline_seconds(void)
+{
+	return deadline.seconds;
 }

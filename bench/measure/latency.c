@@ -149,6 +149,7 @@ static void plan_sizes(const struct bench_run *r, const struct latency_opts *o, 
 	p->cus = d->compute_units ? d->compute_units : 1;
 	p->local_wg = d->max_wg < 256 ? (unsigned)d->max_wg : 256;
 	p->caches.llc = bench_llc(r, &p->caches.llc_source);
+	p->caches.gpu = (d->type & CL_DEVICE_TYPE_GPU) != 0;
 	if (o->l1_given) {
 		p->caches.l1 = o->l1;
 		p->caches.l1_source = "--l1";

@@ -254,7 +254,8 @@ static json_t *plateaus_json(const struct bench_run *r)
 	json_object_set_new(j, "labels", json_string(
 		"from the cache sizes and the working sets a plateau spans: all within l1_bytes, "
 		"first-level cache; all above it and within llc_bytes, the last such last-level cache "
-		"and others intermediate cache; all above llc_bytes, device memory; else (a size "
+		"and others intermediate cache (on a GPU, where no level lies between, the first "
+		"last-level cache and others last-level cache (slower part)); all above llc_bytes, device memory; else (a size "
 		"unknown (0), or a plateau across one) plateau N, N its place from 1; an l1_bytes at "
 		"or above llc_bytes is not used"));
 	for (size_t k = 0; k < p->npl; k++)

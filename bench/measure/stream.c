@@ -71,10 +71,19 @@ static void stream_check(void *opts, const struct cli_set *given)
 
 	o->sg_given = cli_given(given, "sg");
 	o->seed_given = cli_given(given, "seed");
-	for (unsigned i = 0; i < 5; i++)
+	unsigned widths = 0, loops = (unsigned)o->loop[0] + o->loop[1];
+
+	for (unsigned i = 0; i < 5; i++) {
+		widths += o->vec[i];
 		if (o->vec[i] && o->n % (1u << i))
 			cli_usage_error("--n %llu is not a multiple of --vec %u", (unsigned long long)o->n,
 					1u << i);
+	}
+	/* each shape is a build: too many is refused here, before the device opens */
+	if ((size_t)widths * loops * o->per_item.n > VECADD_MAX_SHAPES)
+		cli_usage_error("%u widths x %u loops x %zu per-item values make %zu shapes, more than %d "
+				"(each a build): narrow --vec, --per-item or --loop", widths, loops,
+				o->per_item.n, (size_t)widths * loops * o->per_item.n, VECADD_MAX_SHAPES);
 }
 
 /* ---- plan ---- */
@@ -105,9 +114,6 @@ static void plan_shapes(struct bench_run *r, const struct stream_opts *o, struct
 			for (size_t i = 0; i < o->per_item.n; i++) {
 				if (!o->vec[w] || !o->loop[l])
 					continue;
-				if (p->n_shapes == VECADD_MAX_SHAPES)
-					cli_usage_error("more than %d shapes: narrow --vec, --per-item or "
-							"--loop", VECADD_MAX_SHAPES);
 				struct vecadd_shape *sh = &p->shape[p->n_shapes++];
 				*sh = (struct vecadd_shape){ .vec = 1u << w, .loop = l,
 							     .per_item = (unsigned)o->per_item.v[i] };

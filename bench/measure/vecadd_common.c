@@ -112,6 +112,9 @@ void vecadd_plan_launch(const struct bench_run *r, struct vecadd_state *p, bool 
 		plan_backend(r, p, sg_given, sg);
 	else if (!vecadd_sg(d, p->variant, sg_given, sg, &p->sg_req, &p->sg_note, err, sizeof(err)))
 		cli_usage_error("%s", err);
+	/* --grf large is an Intel GPU's, as every row with sub-groups says (built through the layer) */
+	if (!sgb_set_grf(d, &p->sgc, r->co->grf, err, sizeof(err)))
+		cli_usage_error("%s", err);
 	if (!vecadd_wg(d, p->variant, wg_opt, p->sg_req, &p->wg, err, sizeof(err)))
 		cli_usage_error("%s", err);
 }

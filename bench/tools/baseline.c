@@ -235,20 +235,31 @@ static json_t *make_baseline(struct cmp_doc *d, size_t n)
 	return doc;
 }
 
+/* A run given twice would count its samples twice and hide its spread. */
+static void distinct_runs(const struct baseline_opts *o)
+{
+	for (size_t i = 0; i < o->operands.n; i++)
+		for (size_t j = i + 1; j < o->operands.n; j++)
+			if (outf_same_file(o->operands.v[i], o->operands.v[j]))
+				cli_usage_error("run %zu '%s' is run %zu '%s' again: its samples would count "
+						"twice", j + 1, o->operands.v[j], i + 1, o->operands.v[i]);
+}
+
 static int baseline_main(void *opts)
 {
 	struct baseline_opts *o = opts;
 	struct cmp_doc *d = bench_zalloc(o->operands.n * sizeof(*d));
-	struct res_out out = { .fd = -1 };
+	struct outf out = OUTF_NONE;
 	char err[1024];
 	int rc = EXIT_OK;
 
-	for (size_t i = 0; i < o->operands.n; i++)
-		if (res_out_same_file(o->output, o->operands.v[i]))
-			cli_usage_error("-o '%s' is run %zu: a baseline is written beside its runs, never "
-					"over one", o->output, i + 1);
-	if (!res_out_open(&out, o->output, err, sizeof(err)))
-		cli_usage_error("-o %s", err);
+	distinct_runs(o);
+	for (size_t i = 0; i < o->operands.n; i++) {
+		char what[32];
+		snprintf(what, sizeof(what), "run %zu", i + 1);
+		bench_input(what, o->operands.v[i]);
+	}
+	bench_output(&out, "-o", o->output);
 	for (size_t i = 0; i < o->operands.n; i++)
 		cmp_doc_load(&d[i], o->operands.v[i]);
 	same_runs(d, o->operands.n, o->allow_different_device);

@@ -4,6 +4,7 @@
  * criterion's noise band, Pinpoint's inconclusive and nvbench's comparison in cycles); this
  * file is the command: its options, its outputs reserved before any work, the baseline folder.
  */
+#include "rows.h"
 #include "tool.h"
 #include "verdict.h"
 #include "results.h"
@@ -24,7 +25,7 @@ struct compare_opts {
 	struct cmp_rules rules;
 	const char *baseline_dir;
 	const char *json_path, *junit_path, *markdown_path;
-	bool quiet;
+	bool quiet, allow_partial;
 };
 
 static void parse_alpha(void *base, const char *arg)
@@ -55,13 +56,40 @@ static void parse_mult(void *base, const char *arg)
 	((struct compare_opts *)base)->rules.spread_mult = m;
 }
 
+/* Whether the first len bytes of name are a benchmark a document can hold; else lists them. */
+static bool known_benchmark(const char *name, size_t len, char *list, size_t list_len)
+{
+	const char *names[64] = { "model", "compile" };   /* the tools that write documents */
+	const struct bench_row *row;
+	size_t n = 2;
+
+	for (size_t i = 0; (row = bench_row_at(i)) && n < 64; i++)
+		names[n++] = row->benchmark ? row->benchmark : row->cmd.name;
+	list[0] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		if (strlen(names[i]) == len && strncmp(names[i], name, len) == 0)
+			return true;
+		bool seen = false;
+		for (size_t k = 0; k < i; k++)
+			seen = seen || strcmp(names[k], names[i]) == 0;
+		if (!seen)
+			snprintf(list + strlen(list), list_len - strlen(list), "%s%s", i ? ", " : "", names[i]);
+	}
+	return false;
+}
+
 static void parse_noise_for(void *base, const char *arg)
 {
 	struct cmp_rules *o = &((struct compare_opts *)base)->rules;
 	const char *eq = strchr(arg, '=');
+	char list[512];
 
 	if (!eq || eq == arg)
-		cli_usage_error("--noise-for '%s' is not BENCH=PCT (e.g. vecadd=5)", arg);
+		cli_usage_error("--noise-for '%s' is not BENCH=PCT: a benchmark and its band, 0..1000 "
+				"(e.g. vecadd=5)", arg);
+	if (!known_benchmark(arg, (size_t)(eq - arg), list, sizeof(list)))
+		cli_usage_error("--noise-for '%s': '%.*s' is not a benchmark of a results document: one "
+				"of %s", arg, (int)(eq - arg), arg, list);
 	if (o->n_noise_for == CMP_MAX_NOISE_FOR)
 		cli_usage_error("--noise-for given more than %d times", CMP_MAX_NOISE_FOR);
 	o->noise_for[o->n_noise_for++] = (struct cmp_noise_for){
@@ -95,6 +123,9 @@ static const struct cli_opt compare_cli[] = {
 	{ "markdown", "FILE", CLI_STR, CO(markdown_path),
 	  .help = "write a Markdown summary (for a merge-request comment)" },
 	{ "quiet", NULL, CLI_FLAG, CO(quiet), .help = "print no table" },
+	{ "allow-partial", NULL, CLI_FLAG, CO(allow_partial),
+	  .help = "read an interrupted or empty document as it is (refused without:\n"
+		  "its missing points would read as `missing`)" },
 	{ 0 } };
 
 static void compare_check(void *opts, const struct cli_set *given)
@@ -111,39 +142,31 @@ static void compare_check(void *opts, const struct cli_set *given)
 
 /* ---- outputs, reserved before any work ---- */
 
-static struct res_out out_json, out_junit, out_md;
+static struct outf out_json = OUTF_INIT, out_junit = OUTF_INIT, out_md = OUTF_INIT;
 
 static void drop_outputs(void)
 {
-	res_out_abort(&out_json);
-	res_out_abort(&out_junit);
-	res_out_abort(&out_md);
+	outf_abort(&out_json);
+	outf_abort(&out_junit);
+	outf_abort(&out_md);
 }
 
-static void reserve(struct res_out *o, const char *opt, const char *path)
+/* The documents read and the files written, every one checked before any work. */
+static void files_open(const struct compare_opts *o)
 {
-	char err[1024];
-
-	if (path && !res_out_open(o, path, err, sizeof(err)))
-		cli_usage_error("--%s %s", opt, err);
-}
-
-static void outputs_open(const struct compare_opts *o)
-{
-	const char *p[3] = { o->json_path, o->junit_path, o->markdown_path };
-
-	out_json.fd = out_junit.fd = out_md.fd = -1;
 	atexit(drop_outputs);
-	for (int i = 0; i < 3; i++)
-		for (int j = i + 1; j < 3; j++)
-			if (p[i] && p[j] && strcmp(p[i], p[j]) == 0)
-				cli_usage_error("two outputs name the same file '%s'", p[i]);
-	reserve(&out_json, "json", o->json_path);
-	reserve(&out_junit, "junit", o->junit_path);
-	reserve(&out_md, "markdown", o->markdown_path);
+	if (!o->baseline_dir)
+		bench_input("BASE", o->operands.v[0]);
+	bench_input("NEW", o->operands.v[o->baseline_dir ? 0 : 1]);
+	if (o->json_path)
+		bench_output(&out_json, "--json", o->json_path);
+	if (o->junit_path)
+		bench_output(&out_junit, "--junit", o->junit_path);
+	if (o->markdown_path)
+		bench_output(&out_md, "--markdown", o->markdown_path);
 }
 
-static void commit(struct res_out *o, const char *path, char *text)
+static void commit(struct outf *o, const char *path, char *text)
 {
 	char err[1024];
 
@@ -151,7 +174,7 @@ static void commit(struct res_out *o, const char *path, char *text)
 		return;
 	if (!text)
 		cli_die(EXIT_FAIL, "out of host memory writing %s", path);
-	if (!res_out_commit(o, text, strlen(text), err, sizeof(err)))
+	if (!outf_commit(o, text, strlen(text), err, sizeof(err)))
 		cli_die(EXIT_FAIL, "%s", err);
 	free(text);
 }
@@ -189,10 +212,13 @@ static int compare_main(void *opts)
 	struct cmp_result c = { .o = &o->rules };
 	char *base_path = NULL;
 
-	outputs_open(o);
+	files_open(o);
+	cmp_doc_allow_partial(o->allow_partial);
 	cmp_doc_load(&c.new_, o->operands.v[o->baseline_dir ? 0 : 1]);
-	if (o->baseline_dir)
+	if (o->baseline_dir) {
 		base_path = baseline_path(o->baseline_dir, &c.new_);
+		bench_input("BASE", base_path);
+	}
 	cmp_doc_load(&c.base, base_path ? base_path : o->operands.v[0]);
 	cmp_compare(&c);
 	if (!o->quiet)

@@ -4,6 +4,7 @@
  * field, never a crash or a silent "0 regressed".
  */
 #include "compare_doc.h"
+#include "jsonfile.h"
 #include "stats.h"
 
 #include <ctype.h>
@@ -35,9 +36,6 @@ const struct cmp_outcome cmp_outcomes[] = {
 	{ "compiled.barrier_count", CMP_WORSE_NEVER, "barriers (bench compile)" },
 	{ NULL, CMP_WORSE_NEVER, NULL } };
 
-/* JSON has no NaN; Python's json module writes one as a bare token, which is replaced by this. */
-#define NAN_MARK "\x01NaN"
-
 noreturn static void bad(const char *path, const char *field, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
@@ -56,154 +54,57 @@ static void bad(const char *path, const char *field, const char *fmt, ...)
 	cli_die(EXIT_USAGE, "%s: %s", path, msg);
 }
 
-/* The whole file, NUL-terminated; exits 2 when it cannot be read. */
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t cap = 0, n = 0;
-
-	if (!f)
-		bad(path, NULL, "cannot read: %s", strerror(errno));
-	for (;;) {
-		if (n + 1 >= cap) {
-			cap = cap ? cap * 2 : 1 << 16;
-			if (!(buf = realloc(buf, cap)))
-				cli_die(EXIT_FAIL, "out of host memory reading %s", path);
-		}
-		size_t got = fread(buf + n, 1, cap - n - 1, f);
-		n += got;
-		if (got == 0)
-			break;
-	}
-	if (ferror(f))
-		bad(path, NULL, "cannot read: %s", strerror(errno));
-	fclose(f);
-	buf[n] = '\0';
-	*len = n;
-	return buf;
-}
-
-/*
- * Bare NaN, Infinity and -Infinity tokens (outside strings) quoted as NAN_MARK
- * strings; NULL when there are none. The result is only used to name the field.
- */
-static char *mark_nans(const char *s, size_t len)
-{
-	static const char *const toks[] = { "-Infinity", "Infinity", "NaN" };
-	char *out = malloc(len * 2 + 16);
-	size_t o = 0;
-	bool in_str = false, any = false;
-
-	if (!out)
-		return NULL;
-	for (size_t i = 0; i < len; i++) {
-		if (in_str) {
-			if (s[i] == '\\' && i + 1 < len)
-				out[o++] = s[i++];
-			else if (s[i] == '"')
-				in_str = false;
-			out[o++] = s[i];
-			continue;
-		}
-		size_t t = 0;
-		while (t < 3 && strncmp(s + i, toks[t], strlen(toks[t])) != 0)
-			t++;
-		if (t < 3) {
-			o += (size_t)sprintf(out + o, "\"\\u0001NaN\"");
-			i += strlen(toks[t]) - 1;
-			any = true;
-			continue;
-		}
-		in_str = s[i] == '"';
-		out[o++] = s[i];
-	}
-	out[o] = '\0';
-	if (!any) {
-		free(out);
-		return NULL;
-	}
-	return out;
-}
-
-/* The path of the first NaN mark under v, into path (false: none). */
-static bool find_nan(const json_t *v, char *path, size_t len)
-{
-	size_t at = strlen(path);
-
-	if (json_is_string(v))
-		return strcmp(json_string_value(v), NAN_MARK) == 0;
-	if (json_is_array(v)) {
-		for (size_t i = 0; i < json_array_size(v); i++) {
-			snprintf(path + at, len - at, "[%zu]", i);
-			if (find_nan(json_array_get(v, i), path, len))
-				return true;
-		}
-	} else if (json_is_object(v)) {
-		const char *k;
-		const json_t *m;
-		json_object_foreach((json_t *)v, k, m) {
-			snprintf(path + at, len - at, "%s%s", at ? "." : "", k);
-			if (find_nan(m, path, len))
-				return true;
-		}
-	}
-	path[at] = '\0';
-	return false;
-}
-
-/* Parses the text; a parse error exits 2 with the line and column, a NaN with its field. */
+/* The document at path, parsed strictly (jsonfile.h); exits 2 naming what is wrong. */
 static json_t *parse(const char *path)
 {
-	size_t len;
-	char *text = slurp(path, &len), *marked;
-	json_error_t err;
-	json_t *root;
+	char err[1024];
+	json_t *root = jf_load(path, err, sizeof(err));
 
-	if (len == 0)
-		bad(path, NULL, "empty: not a results document");
-	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err);
-	if (!root) {
-		char field[512] = "";
-		json_t *again = (marked = mark_nans(text, len)) ? json_loads(marked, 0, NULL) : NULL;
-		if (again && find_nan(again, field, sizeof(field)))
-			bad(path, field[0] ? field : "(top level)",
-			    "NaN or Infinity, which JSON does not allow: a number is required");
-		bool truncated = (size_t)err.position >= len || strstr(err.text, "end of") != NULL;
-		bad(path, NULL, "%s at line %d, column %d: %s", truncated ? "truncated JSON" : "not JSON",
-		    err.line, err.column, err.text);
-	}
-	free(text);
+	if (!root)
+		bad(path, NULL, "%s", err);
 	return root;
 }
 
+/* An integer, as JSON Schema counts one: 3, or a real with no fraction (3.0). */
+static bool is_integral(const json_t *v)
+{
+	return json_is_integer(v) || (json_is_real(v) && json_real_value(v) == (double)(json_int_t)json_real_value(v));
+}
+
+static json_int_t int_value(const json_t *v)
+{
+	return json_is_integer(v) ? json_integer_value(v) : (json_int_t)json_number_value(v);
+}
+
+/* How a member may be: required, and whether null stands for absent (results/schema/input.schema.json). */
+enum { OPTIONAL = 0, REQUIRED = 1, NULLABLE = 2 };
+
 /* The member key of obj (field names it for messages), of the type wanted. */
 static json_t *member(const char *path, const char *field, json_t *obj, const char *key,
-		      json_type type, bool required)
+		      json_type type, int how)
 {
 	static const char *const names[] = { "an object", "an array", "a string", "an integer",
 					      "a real number", "true", "false", "null" };
 	json_t *v = json_object_get(obj, key);
 
 	if (!v) {
-		if (required)
+		if (how & REQUIRED)
 			bad(path, field, "missing");
 		return NULL;
 	}
+	if (json_is_null(v) && (how & NULLABLE))
+		return NULL;
 	if (type == JSON_REAL ? !json_is_number(v) : type == JSON_TRUE ? !json_is_boolean(v)
-									: json_typeof(v) != type) {
-		if (json_is_null(v) && !required)
-			return NULL;
+		   : type == JSON_INTEGER ? !is_integral(v) : json_typeof(v) != type)
 		bad(path, field, "is %s, expected %s", names[json_typeof(v)],
 		    type == JSON_TRUE ? "true or false" : type == JSON_REAL ? "a number" : names[type]);
-	}
 	return v;
 }
 
 static const char *string_member(const char *path, const char *field, json_t *obj, const char *key,
-				 bool required)
+				 int how)
 {
-	json_t *v = member(path, field, obj, key, JSON_STRING, required);
+	json_t *v = member(path, field, obj, key, JSON_STRING, how);
 
 	return v ? json_string_value(v) : NULL;
 }
@@ -216,7 +117,7 @@ static void check_times(struct cmp_doc *d, struct cmp_point *p, json_t *t, const
 	struct stats st;
 
 	snprintf(f, sizeof(f), "%s.time_ns.samples", at);
-	s = member(d->path, f, t, "samples", JSON_ARRAY, true);
+	s = member(d->path, f, t, "samples", JSON_ARRAY, REQUIRED);
 	p->n = json_array_size(s);
 	if (p->n == 0)
 		bad(d->path, f, "empty: a point with timings has at least one sample");
@@ -232,12 +133,12 @@ static void check_times(struct cmp_doc *d, struct cmp_point *p, json_t *t, const
 			bad(d->path, f, "%g: a time is a finite number of ns, not negative", p->samples[i]);
 	}
 	snprintf(f, sizeof(f), "%s.time_ns.n", at);
-	json_t *n = member(d->path, f, t, "n", JSON_INTEGER, true);
-	if (json_integer_value(n) != (json_int_t)p->n)
+	json_t *n = member(d->path, f, t, "n", JSON_INTEGER, REQUIRED);
+	if (int_value(n) != (json_int_t)p->n)
 		bad(d->path, f, "%lld, but time_ns.samples holds %zu (a truncated or edited document?)",
-		    (long long)json_integer_value(n), p->n);
+		    (long long)int_value(n), p->n);
 	snprintf(f, sizeof(f), "%s.time_ns.median", at);
-	p->median = json_number_value(member(d->path, f, t, "median", JSON_REAL, true));
+	p->median = json_number_value(member(d->path, f, t, "median", JSON_REAL, REQUIRED));
 	if (!(p->median > 0))
 		bad(d->path, f, "%g: a median time must be positive (a ratio to it means nothing)",
 		    p->median);
@@ -260,7 +161,7 @@ static void check_probe(struct cmp_doc *d, struct cmp_point *p, json_t *v, const
 
 	for (int k = 0; k < 2; k++) {
 		snprintf(f, sizeof(f), "%s.clock_probe_ns.%s", at, when[k]);
-		json_t *a = member(d->path, f, v, when[k], JSON_ARRAY, true);
+		json_t *a = member(d->path, f, v, when[k], JSON_ARRAY, REQUIRED);
 		if (json_array_size(a) < 1 || json_array_size(a) > CMP_PROBE_MAX)
 			bad(d->path, f, "holds %zu times: 1 to %d", json_array_size(a), CMP_PROBE_MAX);
 		p->probe_lo[k] = INFINITY;
@@ -305,14 +206,14 @@ static void check_point_at(struct cmp_doc *d, struct cmp_point *p, json_t *pt, c
 
 /* A percentage of run_spread (0 where an optional one is absent: an older baseline). */
 static double spread_member(struct cmp_doc *d, json_t *v, const char *at, const char *name,
-			    bool required)
+			    int how)
 {
 	char f[256];
 	json_t *x;
 	double pct;
 
 	snprintf(f, sizeof(f), "%s.run_spread.%s", at, name);
-	if (!(x = member(d->path, f, v, name, JSON_REAL, required)))
+	if (!(x = member(d->path, f, v, name, JSON_REAL, how)))
 		return 0;
 	pct = json_number_value(x);
 	if (!isfinite(pct) || pct < 0)
@@ -327,13 +228,13 @@ static void check_spread(struct cmp_doc *d, struct cmp_point *p, json_t *v, cons
 	json_t *x;
 
 	snprintf(f, sizeof(f), "%s.run_spread.runs", at);
-	x = member(d->path, f, v, "runs", JSON_INTEGER, true);
-	if (json_integer_value(x) < 1)
-		bad(d->path, f, "%lld: a spread is of one run or more", (long long)json_integer_value(x));
-	p->spread_runs = (size_t)json_integer_value(x);
-	p->spread_pct = spread_member(d, v, at, "spread_pct", true);
-	p->within_pct = spread_member(d, v, at, "within_pct", false);
-	p->entry_spread_pct = spread_member(d, v, at, "entry_spread_pct", false);
+	x = member(d->path, f, v, "runs", JSON_INTEGER, REQUIRED);
+	if (int_value(x) < 1)
+		bad(d->path, f, "%lld: a spread is of one run or more", (long long)int_value(x));
+	p->spread_runs = (size_t)int_value(x);
+	p->spread_pct = spread_member(d, v, at, "spread_pct", REQUIRED);
+	p->within_pct = spread_member(d, v, at, "within_pct", OPTIONAL);
+	p->entry_spread_pct = spread_member(d, v, at, "entry_spread_pct", OPTIONAL);
 }
 
 /* attempts (bench suite's confirmation): the point measured again, each a point of its own. */
@@ -375,43 +276,43 @@ static void check_point_at(struct cmp_doc *d, struct cmp_point *p, json_t *pt, c
 	p->pt = pt;
 	p->spread_pct = -1;
 	snprintf(f, sizeof(f), "%s.benchmark", at);
-	p->bench = string_member(d->path, f, pt, "benchmark", false);
+	p->bench = string_member(d->path, f, pt, "benchmark", OPTIONAL);
 	if (!p->bench && !(p->bench = doc_bench))
 		bad(d->path, "benchmark", "missing (and %s has no benchmark of its own)", at);
 	snprintf(f, sizeof(f), "%s.params", at);
-	p->params = member(d->path, f, pt, "params", JSON_OBJECT, true);
+	p->params = member(d->path, f, pt, "params", JSON_OBJECT, REQUIRED);
 	snprintf(f, sizeof(f), "%s.status", at);
-	p->status = string_member(d->path, f, pt, "status", true);
+	p->status = string_member(d->path, f, pt, "status", REQUIRED);
 	for (k = 0; k < 3 && strcmp(p->status, statuses[k]) != 0; k++)
 		;
 	if (k == 3)
 		bad(d->path, f, "'%s' is not one of ok, failed, skipped", p->status);
 	snprintf(f, sizeof(f), "%s.reason", at);
-	p->reason = string_member(d->path, f, pt, "reason", false);
+	p->reason = string_member(d->path, f, pt, "reason", NULLABLE);
 	snprintf(f, sizeof(f), "%s.validated", at);
-	p->validated = json_is_true(member(d->path, f, pt, "validated", JSON_TRUE, true));
+	p->validated = json_is_true(member(d->path, f, pt, "validated", JSON_TRUE, REQUIRED));
 	snprintf(f, sizeof(f), "%s.time_ns", at);
-	if ((t = member(d->path, f, pt, "time_ns", JSON_OBJECT, false)) && strcmp(p->status, "ok") == 0)
+	if ((t = member(d->path, f, pt, "time_ns", JSON_OBJECT, OPTIONAL)) && strcmp(p->status, "ok") == 0)
 		check_times(d, p, t, at);
 	snprintf(f, sizeof(f), "%s.clock_probe_ns", at);
-	if ((v = member(d->path, f, pt, "clock_probe_ns", JSON_OBJECT, false)))
+	if ((v = member(d->path, f, pt, "clock_probe_ns", JSON_OBJECT, OPTIONAL)))
 		check_probe(d, p, v, at);
 	snprintf(f, sizeof(f), "%s.measured", at);
-	if ((v = member(d->path, f, pt, "measured", JSON_OBJECT, false))) {
+	if ((v = member(d->path, f, pt, "measured", JSON_OBJECT, OPTIONAL))) {
 		snprintf(f, sizeof(f), "%s.measured.resident_wg", at);
-		member(d->path, f, v, "resident_wg", JSON_INTEGER, false);
+		member(d->path, f, v, "resident_wg", JSON_INTEGER, NULLABLE);
 	}
 	snprintf(f, sizeof(f), "%s.run_spread", at);
-	if ((v = member(d->path, f, pt, "run_spread", JSON_OBJECT, false)))
+	if ((v = member(d->path, f, pt, "run_spread", JSON_OBJECT, OPTIONAL)))
 		check_spread(d, p, v, at);
 	snprintf(f, sizeof(f), "%s.attempts", at);
-	if ((v = member(d->path, f, pt, "attempts", JSON_ARRAY, false)))
+	if ((v = member(d->path, f, pt, "attempts", JSON_ARRAY, OPTIONAL)))
 		check_attempts(d, p, v, at);
 	snprintf(f, sizeof(f), "%s.device", at);
-	if ((p->device = string_member(d->path, f, pt, "device", false)))
+	if ((p->device = string_member(d->path, f, pt, "device", OPTIONAL)))
 		d->several = true;
 	snprintf(f, sizeof(f), "%s.concurrent", at);
-	v = member(d->path, f, pt, "concurrent", JSON_TRUE, false);
+	v = member(d->path, f, pt, "concurrent", JSON_TRUE, OPTIONAL);
 	p->concurrent = v ? json_is_true(v) : -1;
 }
 
@@ -447,6 +348,121 @@ char *cmp_point_key(const char *bench, json_t *params)
 	return point_key(bench, NULL, -1, params);
 }
 
+/* device_runs[i].device: a string, one of devices[].label. */
+static void check_label(struct cmp_doc *d, json_t *devices, json_t *r, size_t i)
+{
+	char f[128];
+	const char *label;
+	json_t *dev;
+	size_t k;
+
+	snprintf(f, sizeof(f), "device_runs[%zu].device", i);
+	label = string_member(d->path, f, r, "device", REQUIRED);
+	json_array_foreach(devices, k, dev) {
+		json_t *l = json_object_get(dev, "label");
+		if (json_is_string(l) && strcmp(json_string_value(l), label) == 0)
+			return;
+	}
+	bad(d->path, f, "'%s' is not one of devices[].label", label);
+}
+
+/* A span's member (first_point, points): an integer, not negative. */
+static json_int_t span_member(const char *path, json_t *r, const char *key, size_t i, const char *at)
+{
+	char f[128];
+	json_t *v;
+
+	snprintf(f, sizeof(f), "%s[%zu].%s", at, i, key);
+	v = member(path, f, r, key, JSON_INTEGER, REQUIRED);
+	if (int_value(v) < 0)
+		bad(path, f, "%lld: a count is not negative", (long long)int_value(v));
+	return int_value(v);
+}
+
+/*
+ * device_runs (a document of several devices) and runs (a suite's): each run's points within
+ * points[], a run's device one of devices[].label (input.schema.json).
+ */
+static void check_spans(struct cmp_doc *d)
+{
+	static const char *const keys[] = { "device_runs", "runs" };
+	json_t *devices = member(d->path, "devices", d->root, "devices", JSON_ARRAY, OPTIONAL), *dev;
+	size_t i;
+
+	json_array_foreach(devices, i, dev) {
+		char f[128];
+		snprintf(f, sizeof(f), "devices[%zu]", i);
+		if (!json_is_object(dev))
+			bad(d->path, f, "is not an object");
+		snprintf(f, sizeof(f), "devices[%zu].label", i);
+		string_member(d->path, f, dev, "label", REQUIRED);
+	}
+	for (int k = 0; k < 2; k++) {
+		json_t *runs = member(d->path, keys[k], d->root, keys[k], JSON_ARRAY, OPTIONAL), *r;
+		json_array_foreach(runs, i, r) {
+			char f[128];
+			snprintf(f, sizeof(f), "%s[%zu]", keys[k], i);
+			if (!json_is_object(r))
+				bad(d->path, f, "is not an object");
+			json_int_t first = span_member(d->path, r, "first_point", i, keys[k]);
+			json_int_t n = span_member(d->path, r, "points", i, keys[k]);
+			snprintf(f, sizeof(f), "%s[%zu].first_point", keys[k], i);
+			if (first + n > (json_int_t)d->n)
+				bad(d->path, f, "points %lld..%lld lie outside points[0..%zu]", (long long)first,
+				    (long long)(first + n - 1), d->n - 1);
+			if (k == 0)
+				check_label(d, devices, r, i);
+		}
+	}
+}
+
+static bool allow_partial;
+
+void cmp_doc_allow_partial(bool on)
+{
+	allow_partial = on;
+}
+
+/* "6 of 9 points": how far an interrupted run came, in its own words (a suite: entries). */
+static void progress_words(json_t *intr, char *buf, size_t len)
+{
+	static const char *const units[] = { "points", "entries", "runs" };
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < 3 && !buf[0]; i++) {
+		char done[32], planned[32];
+		snprintf(done, sizeof(done), "%s_done", units[i]);
+		snprintf(planned, sizeof(planned), "%s_planned", units[i]);
+		json_t *a = json_object_get(intr, done), *b = json_object_get(intr, planned);
+		if (json_is_integer(a) && json_is_integer(b))
+			snprintf(buf, len, " after %lld of %lld %s", (long long)json_integer_value(a),
+				 (long long)json_integer_value(b), units[i]);
+	}
+}
+
+/*
+ * A valid document the readers cannot use as a whole: no device (a model of a named GPU);
+ * interrupted or empty, unless --allow-partial.
+ */
+static void usable(const struct cmp_doc *d, json_t *intr)
+{
+	char how[128];
+
+	if (!d->device)
+		bad(d->path, "device", "null: a model of a named GPU (bench model --gpu) measures nothing "
+		    "on a device, so there is nothing to compare or export");
+	if (allow_partial)
+		return;
+	if (intr) {
+		progress_words(intr, how, sizeof(how));
+		bad(d->path, "interrupted", "the run was cut short (by %s%s): a partial document; give "
+		    "--allow-partial to read what it holds", d->interrupted ? d->interrupted : "?", how);
+	}
+	if (!d->n)
+		bad(d->path, "points", "empty: the document holds no point; give --allow-partial to read "
+		    "it anyway");
+}
+
 void cmp_doc_from_json(struct cmp_doc *d, json_t *root, const char *path)
 {
 	json_t *v, *dev, *points;
@@ -457,25 +473,26 @@ void cmp_doc_from_json(struct cmp_doc *d, json_t *root, const char *path)
 	d->root = root;
 	if (!json_is_object(d->root))
 		bad(path, NULL, "not a results document: the top level is not an object");
-	if ((kind = string_member(path, "kind", d->root, "kind", false)) && strcmp(kind, "results") != 0)
+	if ((kind = string_member(path, "kind", d->root, "kind", OPTIONAL)) && strcmp(kind, "results") != 0)
 		bad(path, "kind", "'%s': not a results document", kind);
-	v = member(path, "schema_version", d->root, "schema_version", JSON_INTEGER, true);
-	if (json_integer_value(v) != 1)
+	v = member(path, "schema_version", d->root, "schema_version", JSON_INTEGER, REQUIRED);
+	if (int_value(v) != 1)
 		bad(path, "schema_version", "%lld: this bench reads results documents of version 1",
-		    (long long)json_integer_value(v));
-	dev = member(path, "device", d->root, "device", JSON_OBJECT, true);
-	d->device = string_member(path, "device.name", dev, "name", true);
-	d->platform = string_member(path, "device.platform", dev, "platform", true);
-	d->driver = string_member(path, "device.driver_version", dev, "driver_version", true);
-	snprintf(d->label, sizeof(d->label), "%s (%s)", d->device, d->platform);
-	v = member(path, "device.type", dev, "type", JSON_STRING, false);
-	d->cpu = v && strcmp(json_string_value(v), "CPU") == 0;
-	if ((v = member(path, "host", d->root, "host", JSON_OBJECT, false)))
-		d->hostname = string_member(path, "host.hostname", v, "hostname", false);
-	d->timestamp = string_member(path, "timestamp", d->root, "timestamp", false);
-	doc_bench = string_member(path, "benchmark", d->root, "benchmark", false);
-	d->name = string_member(path, "suite", d->root, "suite", false);
-	if ((d->noise = member(path, "noise", d->root, "noise", JSON_OBJECT, false))) {
+		    (long long)int_value(v));
+	if ((dev = member(path, "device", d->root, "device", JSON_OBJECT, REQUIRED | NULLABLE))) {
+		d->device = string_member(path, "device.name", dev, "name", REQUIRED);
+		d->platform = string_member(path, "device.platform", dev, "platform", REQUIRED);
+		d->driver = string_member(path, "device.driver_version", dev, "driver_version", REQUIRED);
+		snprintf(d->label, sizeof(d->label), "%s (%s)", d->device, d->platform);
+		v = member(path, "device.type", dev, "type", JSON_STRING, OPTIONAL);
+		d->cpu = v && strcmp(json_string_value(v), "CPU") == 0;
+	}
+	if ((v = member(path, "host", d->root, "host", JSON_OBJECT, OPTIONAL)))
+		d->hostname = string_member(path, "host.hostname", v, "hostname", OPTIONAL);
+	d->timestamp = string_member(path, "timestamp", d->root, "timestamp", OPTIONAL);
+	doc_bench = string_member(path, "benchmark", d->root, "benchmark", OPTIONAL);
+	d->name = string_member(path, "suite", d->root, "suite", OPTIONAL);
+	if ((d->noise = member(path, "noise", d->root, "noise", JSON_OBJECT, OPTIONAL))) {
 		const char *k;
 		json_object_foreach(d->noise, k, v) {
 			char f[256];
@@ -486,12 +503,16 @@ void cmp_doc_from_json(struct cmp_doc *d, json_t *root, const char *path)
 	}
 	if (!d->name)
 		d->name = doc_bench;
-	points = member(path, "points", d->root, "points", JSON_ARRAY, true);
+	points = member(path, "points", d->root, "points", JSON_ARRAY, REQUIRED);
 	d->n = json_array_size(points);
 	if (!(d->pts = calloc(d->n ? d->n : 1, sizeof(*d->pts))))
 		cli_die(EXIT_FAIL, "out of host memory");
 	for (size_t i = 0; i < d->n; i++)
 		check_point(d, i, doc_bench);
+	check_spans(d);
+	if ((v = member(path, "interrupted", d->root, "interrupted", JSON_OBJECT, OPTIONAL)))
+		d->interrupted = string_member(path, "interrupted.by", v, "by", OPTIONAL);
+	usable(d, v);
 }
 
 /* Frees what a point owns, its attempts' too. */

@@ -83,18 +83,23 @@ struct cmp_doc {
 	size_t n;
 	bool several;              /* its points name their devices (a run on several) */
 	bool cpu;                  /* its device.type is CPU (the clock gate stays off) */
+	const char *interrupted;   /* interrupted.by of a partial document read anyway, else NULL */
 	char label[512];           /* its device's name as such a document writes it */
 };
 
 /*
  * Reads and checks a results document: exits 2 with a message naming the file and
  * the field for an unreadable, truncated or malformed document, a missing member,
- * a NaN, a time that is not positive.
+ * a NaN, a time that is not positive (the rules of results/schema/input.schema.json, which
+ * bench report applies too), and for a valid document that cannot be read as a whole: one of
+ * no device; an interrupted or empty one, unless cmp_doc_allow_partial.
  */
 /* A document's UTC ISO 8601 time ("2026-11-23T10:00:00Z") formatted by fmt, whose six
  * conversions take year, month, day, hour, minute, second; false where ts is not one. */
 bool cmp_utc_format(const char *ts, const char *fmt, char *out, size_t len);
 void cmp_doc_load(struct cmp_doc *d, const char *path);
+/* Whether interrupted and empty documents are read (--allow-partial); false at first. */
+void cmp_doc_allow_partial(bool on);
 /* The same for a document in memory (its reference taken; path names it in messages). */
 void cmp_doc_from_json(struct cmp_doc *d, json_t *root, const char *path);
 /* The key a point of bench with params is matched by (its params less the ignored members). */

@@ -130,6 +130,8 @@ static void doc_line(const struct cmp_doc *d, struct sbuf *b, bool md)
 {
 	sb_printf(b, "%s%s%s: %s (%s, driver %s), %s, %zu points", md ? "`" : "", d->path, md ? "`" : "",
 		  d->device, d->platform, d->driver, d->timestamp ? d->timestamp : "no timestamp", d->n);
+	if (d->interrupted)
+		sb_printf(b, " (partial: interrupted by %s)", d->interrupted);
 }
 
 /* ---- the table ---- */
@@ -228,10 +230,14 @@ static json_t *row_json(const struct cmp_row *r)
 
 static json_t *doc_json(const struct cmp_doc *d)
 {
-	return json_pack("{s:s, s:s?, s:s?, s:s?, s:{s:s, s:s, s:s}, s:I}", "path", d->path,
-			 "name", d->name, "timestamp", d->timestamp, "hostname", d->hostname,
-			 "device", "name", d->device, "platform", d->platform, "driver_version",
-			 d->driver, "points", (json_int_t)d->n);
+	json_t *j = json_pack("{s:s, s:s?, s:s?, s:s?, s:{s:s, s:s, s:s}, s:I}", "path", d->path,
+			      "name", d->name, "timestamp", d->timestamp, "hostname", d->hostname,
+			      "device", "name", d->device, "platform", d->platform, "driver_version",
+			      d->driver, "points", (json_int_t)d->n);
+
+	if (d->interrupted)   /* a partial document read with --allow-partial */
+		json_object_set_new(j, "interrupted", json_string(d->interrupted));
+	return j;
 }
 
 static json_t *settings_json(const struct cmp_result *c)

@@ -107,8 +107,7 @@ static void compile_check(void *opts, const struct cli_set *given)
 	if (!o->targets_given)
 		cli_usage_error("--target is required: %s or all",
 				igpu_target_names(names, sizeof(names)));
-	if (o->co.kernels_dir && access(o->co.kernels_dir, R_OK | X_OK) != 0)
-		cli_usage_error("--kernels '%s' is not a readable folder", o->co.kernels_dir);
+	bench_check_kernels(o->co.kernels_dir);
 }
 
 /* The rows of --benchmark, checked: exits 2 naming an unknown one. */

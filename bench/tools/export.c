@@ -31,6 +31,7 @@ struct export_opts {
 	const char *order;       /* --order: dotted integers, or "driver" (lnt) */
 	const char *output;      /* -o */
 	const char *config;      /* --config: Otava's configuration (otava) */
+	bool allow_partial;      /* --allow-partial */
 };
 
 #define EO(f) offsetof(struct export_opts, f)
@@ -43,6 +44,9 @@ static const struct cli_opt export_cli[] = {
 	{ "config", "FILE", CLI_STR, EO(config),
 	  .help = "otava: also write Otava's configuration of the CSV there (a test\n"
 		  "named bench: otava analyze bench --config-file FILE)" },
+	{ "allow-partial", NULL, CLI_FLAG, EO(allow_partial),
+	  .help = "export an interrupted document's points (lnt: marked in the run's\n"
+		  "`interrupted` field; otava: named on stderr); refused without" },
 	{ 0 } };
 
 static bool dotted_integers(const char *s)
@@ -77,7 +81,7 @@ static void export_check(void *opts, const struct cli_set *given)
 	if (strcmp(o->operands.v[0], "otava") == 0) {
 		if (o->order)
 			cli_usage_error("--order is LNT's: Otava orders the runs by their time");
-		if (o->config && res_out_same_file(o->config, o->output))
+		if (o->config && outf_same_file(o->config, o->output))
 			cli_usage_error("--config %s is -o: the configuration and the CSV are two files",
 					o->config);
 		return;
@@ -182,6 +186,12 @@ static json_t *run_json(const struct cmp_doc *docs, size_t n, const char *order)
 	set_field(r, "git_describe", json_object_get(json_object_get(docs[0].root, "tool"), "git_describe"));
 	char *s = json_dumps(names, JSON_COMPACT);
 	json_object_set_new(r, "documents", json_string(s ? s : "[]"));
+	for (size_t i = 0; i < n; i++)   /* --allow-partial: which run was cut short, and by what */
+		if (docs[i].interrupted) {
+			char note[512];
+			snprintf(note, sizeof(note), "%s (by %s)", docs[i].path, docs[i].interrupted);
+			json_object_set_new(r, "interrupted", json_string(note));
+		}
 	free(s);
 	json_decref(names);
 	return r;
@@ -301,17 +311,21 @@ static json_t *test_json(const struct cmp_point *p)
 	return t;
 }
 
-/* Every point's test, named; a name seen before gets #2, #3, ... */
-static json_t *tests_json(const struct cmp_doc *docs, size_t n)
+/* Every point's test, named; a name seen before gets #2, #3, ... *left counts the ok points
+ * with no figure to export (no times, no residency: sg-info's mapping, a --validate-only run). */
+static json_t *tests_json(const struct cmp_doc *docs, size_t n, size_t *left)
 {
 	json_t *tests = json_array(), *seen = json_object();
 
+	*left = 0;
 	for (size_t d = 0; d < n; d++)
 		for (size_t i = 0; i < docs[d].n; i++) {
 			json_t *t = test_json(&docs[d].pts[i]);
 			char name[1024], unique[1100];
-			if (!t)
+			if (!t) {
+				*left += strcmp(docs[d].pts[i].status, "ok") == 0;
 				continue;
+			}
 			export_test_name(&docs[d].pts[i], name, sizeof(name));
 			json_int_t k = json_integer_value(json_object_get(seen, name)) + 1;
 			json_object_set_new(seen, name, json_integer(k));
@@ -328,6 +342,34 @@ static json_t *tests_json(const struct cmp_doc *docs, size_t n)
 	return tests;
 }
 
+/* The tests of the documents: none is refused; ok points with no figure are named on stderr. */
+static json_t *tests_checked(const struct cmp_doc *docs, size_t n)
+{
+	size_t left, total = 0;
+	json_t *tests = tests_json(docs, n, &left);
+
+	for (size_t i = 0; i < n; i++)
+		total += docs[i].n;
+	if (!json_array_size(tests))
+		cli_die(EXIT_USAGE, "no test to export: the %zu points of the document%s are skipped or "
+			"have no time or residency (%zu ok without either)", total, n > 1 ? "s" : "", left);
+	if (left)
+		fprintf(stderr, "bench export: %zu ok point%s without a time or residency (sg-info's mapping, "
+			"a --validate-only run) left out of the %zu tests\n", left, left > 1 ? "s" : "",
+			json_array_size(tests));
+	return tests;
+}
+
+/* A document given twice would export its run's tests twice, as tests #2. */
+static void distinct_documents(const struct export_opts *o)
+{
+	for (size_t i = 1; i < o->operands.n; i++)
+		for (size_t j = i + 1; j < o->operands.n; j++)
+			if (outf_same_file(o->operands.v[i], o->operands.v[j]))
+				cli_usage_error("document %zu '%s' is document %zu '%s' again: its tests would "
+						"be exported twice", j, o->operands.v[j], i, o->operands.v[i]);
+}
+
 /* All documents come from one host and one device and driver: one LNT machine. */
 static void same_machine(const struct cmp_doc *docs, size_t n)
 {
@@ -341,22 +383,52 @@ static void same_machine(const struct cmp_doc *docs, size_t n)
 	}
 }
 
-static struct res_out out = { .fd = -1 };
+static struct outf out = OUTF_INIT;
 
 static void drop_output(void)
 {
-	res_out_abort(&out);
+	outf_abort(&out);
 }
 
-static struct res_out config_out = { .fd = -1 };
+static struct outf config_out = OUTF_INIT;
 
 static void drop_config(void)
 {
-	res_out_abort(&config_out);
+	outf_abort(&config_out);
 }
 
-/* The documents as Otava's CSV (in time order: Otava reads the rows in file order), and
- * its configuration where --config asks. */
+/* The documents in time order (Otava reads the rows in file order): an insertion sort by
+ * timestamp, stable. */
+static void by_time(struct cmp_doc *docs, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && docs[j - 1].timestamp && docs[j].timestamp &&
+				   strcmp(docs[j - 1].timestamp, docs[j].timestamp) > 0; j--) {
+			struct cmp_doc x = docs[j];
+			docs[j] = docs[j - 1];
+			docs[j - 1] = x;
+		}
+}
+
+/* What the CSV leaves out, on stderr: points not timed in every document (none: exit 2), and
+ * the runs cut short that --allow-partial let in (the CSV has no place to say so). */
+static void otava_notes(const struct cmp_doc *docs, size_t n, const json_t *metrics, size_t left)
+{
+	if (!json_array_size(metrics))
+		cli_die(EXIT_USAGE, "no point to export: none of %s's points is timed in every "
+			"document (%zu timed there; Otava needs a value in every row)", docs[n - 1].path,
+			left);
+	if (left)
+		fprintf(stderr, "bench export: %zu timed points of %s are not in every document: left "
+			"out (Otava needs a value in every row)\n", left, docs[n - 1].path);
+	for (size_t i = 0; i < n; i++)
+		if (json_object_get(docs[i].root, "interrupted"))
+			fprintf(stderr, "bench export: %s was cut short (by %s): run %zu holds the points "
+				"it measured\n", docs[i].path, docs[i].interrupted ? docs[i].interrupted : "?",
+				i + 1);
+}
+
+/* The documents as Otava's CSV, and its configuration where --config asks. */
 static bool export_otava(const struct export_opts *o, struct cmp_doc *docs, size_t n, char *err,
 			 size_t len)
 {
@@ -365,18 +437,10 @@ static bool export_otava(const struct export_opts *o, struct cmp_doc *docs, size
 	char path[4096];
 	bool ok;
 
-	for (size_t i = 1; i < n; i++)   /* insertion sort by timestamp, stable */
-		for (size_t j = i; j > 0 && docs[j - 1].timestamp && docs[j].timestamp &&
-				   strcmp(docs[j - 1].timestamp, docs[j].timestamp) > 0; j--) {
-			struct cmp_doc x = docs[j];
-			docs[j] = docs[j - 1];
-			docs[j - 1] = x;
-		}
+	by_time(docs, n);
 	char *csv = otava_csv(docs, n, &metrics, &left);
-	if (left)
-		fprintf(stderr, "bench export: %zu timed points of %s are not in every document: left "
-			"out (Otava needs a value in every row)\n", left, docs[n - 1].path);
-	ok = res_out_commit(&out, csv, strlen(csv), err, len);
+	otava_notes(docs, n, metrics, left);
+	ok = outf_commit(&out, csv, strlen(csv), err, len);
 	free(csv);
 	if (ok && o->config) {
 		if (!realpath(o->output, path))
@@ -400,7 +464,7 @@ static bool export_lnt(const struct export_opts *o, struct cmp_doc *docs, size_t
 			"needs to sort runs: give --order N", docs[0].path, order);
 	json_t *report = json_pack("{s:s, s:o, s:o, s:o}", "format_version", "2",
 				   "machine", machine_json(&docs[0]), "run", run_json(docs, n, order),
-				   "tests", tests_json(docs, n));
+				   "tests", tests_checked(docs, n));
 	bool ok = res_write_json(&out, report, err, len);
 	json_decref(report);
 	return ok;
@@ -416,18 +480,21 @@ static int export_main(void *opts)
 
 	atexit(drop_output);
 	atexit(drop_config);
-	if (!res_out_open(&out, o->output, err, sizeof(err)))
-		cli_usage_error("-o %s", err);
-	if (o->config && !res_out_open(&config_out, o->config, err, sizeof(err)))
-		cli_usage_error("--config %s", err);
+	distinct_documents(o);
+	cmp_doc_allow_partial(o->allow_partial);
 	for (size_t i = 0; i < n; i++) {
-		if (res_out_same_file(o->output, o->operands.v[i + 1]) ||
-		    (o->config && res_out_same_file(o->config, o->operands.v[i + 1])))
-			cli_usage_error("%s is both an input and an output", o->operands.v[i + 1]);
-		cmp_doc_load(&docs[i], o->operands.v[i + 1]);
+		char what[32];
+		snprintf(what, sizeof(what), "document %zu", i + 1);
+		bench_input(what, o->operands.v[i + 1]);
 	}
+	bench_output(&out, "-o", o->output);
+	if (o->config)
+		bench_output(&config_out, "--config", o->config);
+	for (size_t i = 0; i < n; i++)
+		cmp_doc_load(&docs[i], o->operands.v[i + 1]);
 	same_machine(docs, n);
-	bool ok = otava ? export_otava(o, docs, n, err, sizeof(err)) : export_lnt(o, docs, n, err, sizeof(err));
+	bool ok = otava ? export_otava(o, docs, n, err, sizeof(err))
+			: export_lnt(o, docs, n, err, sizeof(err));
 	for (size_t i = 0; i < n; i++)
 		cmp_doc_free(&docs[i]);
 	free(docs);

@@ -8,6 +8,7 @@
  */
 #include "tool.h"
 #include "compare_doc.h"
+#include "jsonfile.h"
 #include "otava.h"
 #include "paths.h"
 #include "results.h"
@@ -15,10 +16,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
-#include <spawn.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -35,6 +37,7 @@ struct history_opts {
 	double magnitude;        /* --magnitude, percent */
 	unsigned window;         /* --window */
 	bool quiet;
+	bool allow_partial;      /* --allow-partial */
 };
 
 #define HO(f) offsetof(struct history_opts, f)
@@ -57,6 +60,9 @@ static const struct cli_opt history_cli[] = {
 	{ "window", "N", CLI_UINT, HO(window), 3, 100000, .def = "50",
 	  .help = "Otava's window of runs each change point is tested in" },
 	{ "quiet", NULL, CLI_FLAG, HO(quiet), .help = "print no table" },
+	{ "allow-partial", NULL, CLI_FLAG, HO(allow_partial),
+	  .help = "read interrupted and empty documents as runs with the points they\n"
+		  "have (each named; in --json, the run's `interrupted`); refused without" },
 	{ 0 } };
 
 static void history_check(void *opts, const struct cli_set *given)
@@ -66,44 +72,75 @@ static void history_check(void *opts, const struct cli_set *given)
 	(void)given;
 	if (!o->operands.n)
 		cli_usage_error("name a folder of results documents, or the documents");
-	for (size_t i = 0; o->json && i < o->operands.n; i++)
-		if (res_out_same_file(o->json, o->operands.v[i]))
-			cli_usage_error("--json %s is one of the inputs", o->json);
 }
 
 /* ---- the documents ---- */
 
+/* The documents found: each path, its JSON read strictly (NULL: an operand, read later). */
 static char **paths;
-static size_t n_paths, cap_paths;
+static json_t **roots;
+static size_t n_paths, cap_paths, cap_roots;
 
-/* Whether the JSON file at path is a results document (not a comparison, not a baseline). */
-static bool results_doc(const char *path)
+static void found(const char *path, json_t *root)
 {
-	json_t *j = json_load_file(path, 0, NULL);
-	bool yes = json_is_object(j) && json_is_array(json_object_get(j, "points")) &&
-		   json_object_get(j, "schema_version") && !json_object_get(j, "kind") &&
-		   !json_object_get(j, "baseline");
+	size_t n = n_paths;
+	char **p = bench_push(&paths, &n_paths, &cap_paths, sizeof(*p), 16);
+	json_t **r = bench_push(&roots, &n, &cap_roots, sizeof(*r), 16);
+	char what[64];
 
+	if (!(*p = strdup(path)))
+		cli_die(EXIT_FAIL, "out of host memory");
+	*r = root;
+	snprintf(what, sizeof(what), "document %zu", n_paths);
+	bench_input(what, path);   /* no output may replace it */
+}
+
+/*
+ * The JSON file at path read strictly (host/jsonfile.h): a results document, or NULL for
+ * another kind of file (a comparison, a baseline, a history, a suite). A *.json file of the
+ * folder that does not read as JSON exits 2: a run left out unseen would hide a change.
+ */
+static json_t *results_doc(const char *path)
+{
+	char err[1024];
+	json_t *j = jf_load(path, err, sizeof(err)), *kind;
+
+	if (!j)
+		cli_die(EXIT_USAGE, "%s: %s (a *.json file of the folder; give the documents themselves "
+			"to leave it out)", path, err);
+	kind = json_object_get(j, "kind");
+	if (json_is_object(j) && json_is_array(json_object_get(j, "points")) &&
+	    json_object_get(j, "schema_version") && !json_object_get(j, "baseline") &&
+	    (!kind || (json_is_string(kind) && strcmp(json_string_value(kind), "results") == 0)))
+		return j;
 	json_decref(j);
-	return yes;
+	return NULL;
 }
 
 static int visit(const char *path, const struct stat *st, int type, struct FTW *f)
 {
 	size_t len = strlen(path);
+	json_t *j;
 
 	(void)st;
 	(void)f;
-	if (type == FTW_F && len > 5 && strcmp(path + len - 5, ".json") == 0 && results_doc(path)) {
-		char **p = bench_push(&paths, &n_paths, &cap_paths, sizeof(*p), 16);
-		*p = strdup(path);
-	}
+	if (type == FTW_F && len > 5 && strcmp(path + len - 5, ".json") == 0 && (j = results_doc(path)))
+		found(path, j);
 	return 0;
 }
 
-static int by_path(const void *a, const void *b)
+/* The documents found under one folder, sorted by path. */
+static void sort_from(size_t before)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	for (size_t i = before + 1; i < n_paths; i++)
+		for (size_t j = i; j > before && strcmp(paths[j - 1], paths[j]) > 0; j--) {
+			char *p = paths[j];
+			json_t *r = roots[j];
+			paths[j] = paths[j - 1];
+			roots[j] = roots[j - 1];
+			paths[j - 1] = p;
+			roots[j - 1] = r;
+		}
 }
 
 /* Every operand: a folder's results documents (sorted by path), or a document itself. */
@@ -117,16 +154,31 @@ static void collect(const struct history_opts *o)
 		if (stat(a, &st) != 0)
 			cli_usage_error("'%s': %s", a, strerror(errno));
 		if (!S_ISDIR(st.st_mode)) {
-			char **p = bench_push(&paths, &n_paths, &cap_paths, sizeof(*p), 16);
-			*p = strdup(a);
+			found(a, NULL);
 			continue;
 		}
 		if (nftw(a, visit, 16, FTW_PHYS) != 0)
 			cli_usage_error("'%s': cannot read the folder: %s", a, strerror(errno));
 		if (n_paths == before)
 			cli_usage_error("'%s' holds no results document (*.json)", a);
-		qsort(paths + before, n_paths - before, sizeof(*paths), by_path);
+		sort_from(before);
 	}
+}
+
+/* A document given twice (or found twice: a folder and a document of it) would be two runs. */
+static void distinct(void)
+{
+	struct stat *st = bench_alloc((n_paths ? n_paths : 1) * sizeof(*st));
+
+	for (size_t i = 0; i < n_paths; i++)
+		if (stat(paths[i], &st[i]) != 0)
+			cli_die(EXIT_USAGE, "%s: cannot read: %s", paths[i], strerror(errno));
+	for (size_t i = 0; i < n_paths; i++)
+		for (size_t j = i + 1; j < n_paths; j++)
+			if (st[i].st_dev == st[j].st_dev && st[i].st_ino == st[j].st_ino)
+				cli_usage_error("'%s' is '%s' again: one run would count twice", paths[j],
+						paths[i]);
+	free(st);
 }
 
 /* Documents sorted by timestamp (ISO 8601 UTC sorts as text), stable. */
@@ -201,20 +253,34 @@ static char *slurp(const char *path)
 	return buf;
 }
 
+/* The child's side of run_to: its outputs, its end with this process's, then argv. */
+static noreturn void exec_child(char *const argv[], const char *out, const char *err, pid_t parent)
+{
+	int fo = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	int fe = open(err, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+
+	/* --timeout or a signal ends bench at once: Otava ends with it, not orphaned */
+	if (fo < 0 || fe < 0 || dup2(fo, STDOUT_FILENO) < 0 || dup2(fe, STDERR_FILENO) < 0 ||
+	    prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+		_exit(127);
+	execve(argv[0], argv, environ);
+	_exit(127);
+}
+
 /* Runs argv with stdout and stderr into files of dir; its exit status, -1 where it did not run. */
 static int run_to(char *const argv[], const char *out, const char *err)
 {
-	posix_spawn_file_actions_t fa;
+	pid_t parent = getpid(), pid;
 	int st = -1;
-	pid_t pid;
 
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	if (posix_spawn(&pid, argv[0], &fa, NULL, argv, environ) != 0)
-		pid = -1;
-	posix_spawn_file_actions_destroy(&fa);
-	if (pid < 0 || waitpid(pid, &st, 0) < 0)
+	fflush(stdout);
+	fflush(stderr);
+	if ((pid = fork()) == 0)
+		exec_child(argv, out, err, parent);
+	while (pid > 0 && waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	if (pid < 0)
 		return -1;
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
@@ -223,7 +289,7 @@ static int run_to(char *const argv[], const char *out, const char *err)
 static json_t *analyze(const char *otava, const char *dir, const struct history_opts *o,
 		       const char *since)
 {
-	char cfg[4200], out[4200], err[4200], p[32], m[32], w[32];
+	char cfg[4200], out[4200], err[4200], p[32], m[32], w[32], why[512] = "";
 	snprintf(cfg, sizeof(cfg), "%s/otava.yaml", dir);
 	snprintf(out, sizeof(out), "%s/out", dir);
 	snprintf(err, sizeof(err), "%s/err", dir);
@@ -242,11 +308,11 @@ static json_t *analyze(const char *otava, const char *dir, const struct history_
 		line = prev ? prev : text;
 	}
 	if (rc == 0 && line)
-		j = json_loads(line, 0, NULL);
+		j = jf_parse(line, strlen(line), why, sizeof(why));
 	if (!json_is_array(json_object_get(j, "bench"))) {
 		char *e = slurp(err);
-		cli_die(EXIT_FAIL, "%s analyze failed (exit %d): %s", otava, rc,
-			e && *e ? e : text ? text : "no output");
+		cli_die(EXIT_FAIL, "%s analyze failed (exit %d%s%s): %s", otava, rc, j || rc ? "" : "; its "
+			"report: ", j || rc ? "" : why, e && *e ? e : text ? text : "no output");
 	}
 	json_t *a = json_incref(json_object_get(j, "bench"));
 	json_decref(j);
@@ -282,6 +348,14 @@ static bool slower(const struct series *s)
 	return false;
 }
 
+/* What cut a document short, where --allow-partial read one ("?" where it does not say); NULL: whole. */
+static const char *partial_by(const struct cmp_doc *d)
+{
+	if (!json_object_get(d->root, "interrupted") && d->n)
+		return NULL;
+	return d->interrupted ? d->interrupted : d->n ? "?" : "nothing: no point";
+}
+
 static void print_series(const struct series *s)
 {
 	json_t *g, *c;
@@ -290,6 +364,10 @@ static void print_series(const struct series *s)
 	printf("history of %s on %s: %zu runs, %s .. %s; %zu points%s\n", s->docs[0].name,
 	       s->docs[0].device, s->n, s->docs[0].timestamp, s->docs[s->n - 1].timestamp,
 	       json_array_size(s->metrics), s->left ? " (others not timed in every run: left out)" : "");
+	for (i = 0; i < s->n; i++)
+		if (partial_by(&s->docs[i]))
+			printf("  run %zu (%s) was cut short (by %s): the points it measured\n", i + 1,
+			       s->docs[i].path, partial_by(&s->docs[i]));
 	if (!json_array_size(s->groups))
 		printf("  no change point\n");
 	json_array_foreach(s->groups, i, g) {
@@ -314,8 +392,9 @@ static json_t *series_json(const struct series *s)
 	size_t i;
 
 	for (i = 0; i < s->n; i++)
-		json_array_append_new(runs, json_pack("{s:s, s:s?}", "document", s->docs[i].path,
-						      "timestamp", s->docs[i].timestamp));
+		json_array_append_new(runs, json_pack("{s:s, s:s?, s:s*}", "document", s->docs[i].path,
+						      "timestamp", s->docs[i].timestamp, "interrupted",
+						      partial_by(&s->docs[i])));
 	json_array_foreach(s->groups, i, g) {
 		size_t run = (size_t)json_integer_value(json_object_get(json_array_get(
 				json_object_get(g, "changes"), 0), "index"));
@@ -327,18 +406,23 @@ static json_t *series_json(const struct series *s)
 			 (json_int_t)s->left, "change_points", cps);
 }
 
-/* Otava over one series of documents of one suite and device. */
-static void analyze_series(struct series *s, const char *otava, const struct history_opts *o)
+/* Otava over one series of documents of one suite and device; false where no point was timed
+ * in every run (--allow-partial: an empty document), nothing to analyze. */
+static bool analyze_series(struct series *s, const char *otava, const struct history_opts *o)
 {
 	const char *tmp = getenv("TMPDIR");
 	char dir[4096], csv_path[4200], cfg_path[4200], since[32];
+	char *csv = otava_csv(s->docs, s->n, &s->metrics, &s->left);
 
+	if (!json_array_size(s->metrics)) {
+		free(csv);
+		return false;
+	}
 	snprintf(dir, sizeof(dir), "%s/bench-history-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(dir))
 		cli_die(EXIT_FAIL, "cannot make a temporary folder in %s: %s", dir, strerror(errno));
 	snprintf(csv_path, sizeof(csv_path), "%s/runs.csv", dir);
 	snprintf(cfg_path, sizeof(cfg_path), "%s/otava.yaml", dir);
-	char *csv = otava_csv(s->docs, s->n, &s->metrics, &s->left);
 	json_t *cfg = otava_config("bench", csv_path, s->metrics);
 	char *cfg_text = json_dumps(cfg, JSON_INDENT(1));
 	if (!write_file(csv_path, csv) || !cfg_text || !write_file(cfg_path, cfg_text))
@@ -356,6 +440,7 @@ static void analyze_series(struct series *s, const char *otava, const struct his
 		unlink(f);
 	}
 	rmdir(dir);
+	return true;
 }
 
 /* ---- the command ---- */
@@ -367,61 +452,103 @@ static bool same_series(const struct cmp_doc *a, const struct cmp_doc *b)
 	       strcmp(a->device, b->device) == 0 && strcmp(a->platform, b->platform) == 0;
 }
 
-static int history_main(void *opts)
+/*
+ * The series of documents in turn (one suite or benchmark on one device, in the order first
+ * seen), each through Otava, into all; whether a point of one became slower.
+ */
+static bool all_series(struct cmp_doc *docs, const char *otava, const struct history_opts *o,
+		       json_t *all)
 {
-	struct history_opts *o = opts;
-	struct res_out jout = { .fd = -1 };
-	char otava[4096], err[1024];
-	json_t *all = json_array();
-	bool any_slower = false;
+	bool *done = bench_zalloc((n_paths ? n_paths : 1) * sizeof(*done)), any_slower = false;
+	struct series s = { .docs = bench_alloc((n_paths ? n_paths : 1) * sizeof(*docs)) };
 
-	if (o->json && !res_out_open(&jout, o->json, err, sizeof(err)))
-		cli_usage_error("--json %s", err);
-	collect(o);
-	find_otava(otava, sizeof(otava));
-	struct cmp_doc *docs = bench_zalloc(n_paths * sizeof(*docs));
-	for (size_t i = 0; i < n_paths; i++)
-		cmp_doc_load(&docs[i], paths[i]);
-	bool *done = bench_zalloc(n_paths * sizeof(*done));
-	for (size_t i = 0; i < n_paths; i++) {   /* each series in turn, in the order first seen */
-		struct series s = { .docs = bench_alloc(n_paths * sizeof(*docs)) };
+	for (size_t i = 0; i < n_paths; i++) {
+		s.n = 0;
 		for (size_t j = i; j < n_paths && !done[i]; j++)
 			if (!done[j] && same_series(&docs[i], &docs[j]))
 				s.docs[s.n++] = docs[j];
 		for (size_t j = i; j < n_paths; j++)
 			done[j] |= same_series(&docs[i], &docs[j]);
-		if (s.n && s.n < HISTORY_MIN_RUNS) {
+		if (!s.n)
+			continue;
+		if (s.n < HISTORY_MIN_RUNS) {
 			fprintf(stderr, "bench history: %zu run%s of %s on %s: a series needs %d or more\n",
 				s.n, s.n == 1 ? "" : "s", s.docs[0].name, s.docs[0].device, HISTORY_MIN_RUNS);
-		} else if (s.n) {
-			by_time(s.docs, s.n);
-			analyze_series(&s, otava, o);
-			any_slower |= slower(&s);
-			if (!o->quiet)
-				print_series(&s);
-			json_array_append_new(all, series_json(&s));
-			json_decref(s.groups);
-			json_decref(s.metrics);
+			continue;
 		}
-		free(s.docs);
+		by_time(s.docs, s.n);
+		if (!analyze_series(&s, otava, o)) {
+			fprintf(stderr, "bench history: %s on %s: no point timed in every one of its %zu runs: "
+				"nothing to analyze\n", s.docs[0].name, s.docs[0].device, s.n);
+			json_decref(s.metrics);
+			continue;
+		}
+		any_slower |= slower(&s);
+		if (!o->quiet)
+			print_series(&s);
+		json_array_append_new(all, series_json(&s));
+		json_decref(s.groups);
+		json_decref(s.metrics);
 	}
+	free(s.docs);
+	free(done);
+	return any_slower;
+}
+
+static struct outf jout = OUTF_INIT;
+
+static void drop_json(void)
+{
+	outf_abort(&jout);
+}
+
+/* The documents found, read and judged (an interrupted or empty one: --allow-partial). */
+static struct cmp_doc *load_all(const struct history_opts *o)
+{
+	struct cmp_doc *docs = bench_zalloc((n_paths ? n_paths : 1) * sizeof(*docs));
+
+	cmp_doc_allow_partial(o->allow_partial);
+	for (size_t i = 0; i < n_paths; i++)
+		if (roots[i])
+			cmp_doc_from_json(&docs[i], roots[i], paths[i]);   /* the reference taken */
+		else
+			cmp_doc_load(&docs[i], paths[i]);
+	return docs;
+}
+
+static int history_main(void *opts)
+{
+	struct history_opts *o = opts;
+	char otava[4096], err[1024];
+	json_t *all = json_array(), *doc;
+	bool any_slower;
+
+	atexit(drop_json);
+	collect(o);   /* every document an input of the command */
+	distinct();
+	if (o->json)
+		bench_output(&jout, "--json", o->json);
+	struct cmp_doc *docs = load_all(o);
+	find_otava(otava, sizeof(otava));   /* bad documents first: exit 2 with or without Otava */
+	any_slower = all_series(docs, otava, o, all);
 	if (!json_array_size(all))
 		cli_usage_error("no series of %d runs or more of one suite or benchmark on one device",
 				HISTORY_MIN_RUNS);
-	json_t *doc = json_pack("{s:s, s:i, s:o, s:{s:f, s:f, s:i}, s:o}", "kind", "history",
-				"schema_version", 1, "tool", json_pack("{s:s, s:s, s:s}", "name", "bench", "version", res_tool_version(), "git_describe", res_tool_describe()), "otava", "p_value",
-				o->pvalue, "magnitude_pct", o->magnitude, "window", o->window,
-				"series", all);
+	doc = json_pack("{s:s, s:i, s:o, s:{s:f, s:f, s:i}, s:o}", "kind", "history", "schema_version",
+			1, "tool", json_pack("{s:s, s:s, s:s}", "name", "bench", "version",
+					     res_tool_version(), "git_describe", res_tool_describe()),
+			"otava", "p_value", o->pvalue, "magnitude_pct", o->magnitude, "window", o->window,
+			"series", all);
 	if (o->json && !res_write_json(&jout, doc, err, sizeof(err)))
-		cli_die(EXIT_FAIL, "%s", err);
+		cli_die(EXIT_FAIL, "--json %s", err);
 	json_decref(doc);
 	for (size_t i = 0; i < n_paths; i++) {
 		cmp_doc_free(&docs[i]);
 		free(paths[i]);
 	}
 	free(docs);
-	free(done);
 	free(paths);
+	free(roots);
 	return any_slower ? EXIT_FAIL : EXIT_OK;
 }
 
@@ -431,7 +558,7 @@ const struct bench_tool history_tool = {
 		.summary = "the runs where each point's series changed (Apache Otava's change points)",
 		.synopsis =
 			"usage: bench history DIR|DOC... [--json FILE] [--p-value P] [--magnitude PCT]\n"
-			"                     [--window N] [--quiet]\n"
+			"                     [--window N] [--quiet] [--allow-partial]\n"
 			"  Reads results documents (a folder's, down its subfolders; comparisons and\n"
 			"  baselines left out), groups them by suite or benchmark and device, orders\n"
 			"  each series by time, and runs Apache Otava's E-Divisive change-point\n"
@@ -439,7 +566,9 @@ const struct bench_tool history_tool = {
 			"  writes the same CSV). Prints, for each series, the runs from which points\n"
 			"  changed, by how much, and Otava's p-value. Needs 3 runs or more; Otava from\n"
 			"  BENCH_OTAVA, PATH or a build tree's .deps/otava (exit 77 without it). Exit\n"
-			"  1 where a point's series became slower, 0 otherwise.\n",
+			"  1 where a point's series became slower, 0 otherwise. Every document is read\n"
+			"  as bench compare reads it: one that does not read, or an interrupted or\n"
+			"  empty one (unless --allow-partial), is exit 2 naming it.\n",
 		.opts = history_cli,
 		.opts_size = sizeof(struct history_opts),
 		.check = history_check,

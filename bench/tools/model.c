@@ -66,7 +66,8 @@ static void parse_param(void *base, const char *arg)
 	int id;
 
 	if (!eq || eq == arg)
-		cli_usage_error("--param '%s': NAME=VALUE", arg);
+		cli_usage_error("--param '%s' is not NAME=VALUE: NAME one of %s", arg,
+				param_names(list, sizeof(list)));
 	snprintf(name, sizeof(name), "%.*s", (int)(eq - arg), arg);
 	id = (size_t)(eq - arg) < sizeof(name) ? occ_param_find(name) : -1;
 	if (id < 0)

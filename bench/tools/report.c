@@ -18,6 +18,7 @@ struct report_opts {
 	struct cli_operands docs;
 	const char *output;      /* -o */
 	const char *png;         /* --png DIR */
+	bool allow_partial;      /* --allow-partial */
 };
 
 #define RO(f) offsetof(struct report_opts, f)
@@ -25,6 +26,8 @@ static const struct cli_opt report_cli[] = {
 	{ "output", "FILE", CLI_STR, RO(output), .short_name = 'o',
 	  .help = "the HTML page (written whole or not at all)" },
 	{ "png", "DIR", CLI_STR, RO(png), .help = "also write each chart as a PNG into DIR" },
+	{ "allow-partial", NULL, CLI_FLAG, RO(allow_partial),
+	  .help = "draw interrupted and empty documents, marked partial (refused\nwithout)" },
 	{ 0 } };
 
 static void report_check(void *opts, const struct cli_set *given)
@@ -66,6 +69,14 @@ static int report_main(void *opts)
 		argv[n++] = "--png";
 		argv[n++] = o->png;
 	}
+	if (o->allow_partial)
+		argv[n++] = "--allow-partial";
+	char timeout[16];
+	if (watch_deadline_seconds()) {   /* the clock does not survive execvp: the report keeps it */
+		snprintf(timeout, sizeof(timeout), "%u", watch_deadline_seconds());
+		argv[n++] = "--timeout";
+		argv[n++] = timeout;
+	}
 	argv[n] = NULL;
 	fflush(stdout);
 	execvp(python, (char *const *)argv);
@@ -80,7 +91,9 @@ const struct bench_tool report_tool = {
 		.synopsis = "usage: bench report DOC... -o FILE [--png DIR]\n"
 			    "  Draws results documents (bench ... --json) as one self-contained HTML page:\n"
 			    "  every chart inline as SVG, no script, font or address to fetch. Two documents\n"
-			    "  of one benchmark, or a bench compare --json document, also get before/after.\n",
+			    "  of one benchmark, or a bench compare --json document, also get before/after.\n"
+			    "  Documents are judged as bench compare and export judge them; the page and the\n"
+			    "  PNGs are never one of the documents, and appear whole or not at all.\n",
 		.flags = BENCH_OPERANDS,
 		.operands_off = RO(docs),
 		.opts = report_cli,

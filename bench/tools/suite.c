@@ -10,10 +10,8 @@
 #include "suite_fleet.h"
 #include "suite_file.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 
 struct suite_opts {
@@ -35,7 +33,7 @@ struct suite_run {
 	size_t done;                  /* entries with a document */
 	double t0;
 	char started[32];             /* UTC, ISO 8601: the document's timestamp */
-	struct res_out json, csv, dir_suite, *dir_entry;
+	struct outf json, csv, dir_suite, *dir_entry;
 	char *dir_suite_path;
 	bool running;                 /* entries are being run: an exit writes what there is */
 	struct suite_confirm confirm; /* --baseline (path NULL: none) */
@@ -62,11 +60,11 @@ static void drop_outputs(void)
 		suite_write(live);
 		return;
 	}
-	res_out_abort(&live->json);
-	res_out_abort(&live->csv);
-	res_out_abort(&live->dir_suite);
+	outf_abort(&live->json);
+	outf_abort(&live->csv);
+	outf_abort(&live->dir_suite);
 	for (size_t i = 0; live->dir_entry && i < live->su.n; i++)
-		res_out_abort(&live->dir_entry[i]);
+		outf_abort(&live->dir_entry[i]);
 }
 
 /* ---- the suite's document ---- */
@@ -164,58 +162,56 @@ static json_t *suite_json(const struct suite_run *sr)
 
 /* ---- outputs ---- */
 
-static void reserve(struct res_out *o, const char *opt, const char *path)
-{
-	char err[1024];
-
-	if (!res_out_open(o, path, err, sizeof(err)))
-		cli_usage_error("%s %s", opt, err);
-}
-
-/* --json, --csv and the folder of -o, before any work. */
+/*
+ * The suite's file and --baseline, --json, --csv, the folder of -o (made as `mkdir -p` makes
+ * it) and its entries' documents, before any work.
+ */
 static void outputs_open(struct suite_run *sr)
 {
 	const struct common_opts *co = &sr->o->shared.co;
-	struct stat st;
+	const char *dir = sr->o->out_dir;
+	char err[1024], name[128], *path;
 
 	live = sr;
 	atexit(drop_outputs);
-	if (co->json_path && co->csv_path && strcmp(co->json_path, co->csv_path) == 0)
-		cli_usage_error("--json and --csv name the same file '%s'", co->json_path);
+	if (strcmp(sr->su.source, "built-in") != 0)
+		bench_input("the suite", sr->su.source);
+	if (dir && !outf_mkdirs(dir, err, sizeof(err)))
+		cli_usage_error("-o %s: %s", dir, err);
 	if (co->json_path)
-		reserve(&sr->json, "--json", co->json_path);
+		bench_output(&sr->json, "--json", co->json_path);
 	if (co->csv_path)
-		reserve(&sr->csv, "--csv", co->csv_path);
-	if (sr->o->out_dir && mkdir(sr->o->out_dir, 0755) != 0 &&
-	    (errno != EEXIST || stat(sr->o->out_dir, &st) != 0 || !S_ISDIR(st.st_mode)))
-		cli_usage_error("-o %s: not a folder that can be made or written", sr->o->out_dir);
-}
-
-/* -o DIR: DIR/DEVICE--SUITE.json and DIR/SUITE-NN-BENCH.json, once the device is known. */
-static void dir_open(struct suite_run *sr)
-{
-	char dev[256], name[128], *path;
-	const char *dir = sr->o->out_dir;
-
+		bench_output(&sr->csv, "--csv", co->csv_path);
 	sr->dir_entry = bench_alloc(sr->su.n * sizeof(*sr->dir_entry));
 	for (size_t i = 0; i < sr->su.n; i++)
-		sr->dir_entry[i] = (struct res_out){ .fd = -1 };
+		sr->dir_entry[i] = OUTF_NONE;
+	if (!dir)
+		return;
+	cmp_slug(sr->su.name, name, sizeof(name));
+	for (size_t i = 0; i < sr->su.n; i++) {
+		if (asprintf(&path, "%s/%s-%02zu-%s.json", dir, name, i + 1, sr->su.e[i].bench) < 0)
+			cli_die(EXIT_FAIL, "out of host memory");
+		bench_output(&sr->dir_entry[i], "-o", path);
+		free(path);
+	}
+}
+
+/* -o DIR's suite document, DIR/DEVICE--SUITE.json, once the device is known. */
+static void dir_open(struct suite_run *sr)
+{
+	char dev[256], name[128];
+	const char *dir = sr->o->out_dir;
+
 	if (!dir)
 		return;
 	cmp_slug(sr->sess.dev->name, dev, sizeof(dev));
 	cmp_slug(sr->su.name, name, sizeof(name));
 	if (asprintf(&sr->dir_suite_path, "%s/%s--%s.json", dir, dev, name) < 0)
 		cli_die(EXIT_FAIL, "out of host memory");
-	reserve(&sr->dir_suite, "-o", sr->dir_suite_path);
-	for (size_t i = 0; i < sr->su.n; i++) {
-		if (asprintf(&path, "%s/%s-%02zu-%s.json", dir, name, i + 1, sr->su.e[i].bench) < 0)
-			cli_die(EXIT_FAIL, "out of host memory");
-		reserve(&sr->dir_entry[i], "-o", path);
-		free(path);
-	}
+	bench_output(&sr->dir_suite, "-o", sr->dir_suite_path);
 }
 
-static int commit_json(struct res_out *o, json_t *doc)
+static int commit_json(struct outf *o, json_t *doc)
 {
 	char err[1024];
 
@@ -232,7 +228,7 @@ static int write_entries(struct suite_run *sr)
 
 	for (size_t i = 0; i < sr->su.n; i++) {
 		if (i >= sr->done) {
-			res_out_abort(&sr->dir_entry[i]);
+			outf_abort(&sr->dir_entry[i]);
 			continue;
 		}
 		json_object_set_new(sr->docs[i], "suite_entry", json_pack("{s:s, s:I, s:I}", "suite",
@@ -408,6 +404,68 @@ static int confirm_rounds(struct suite_run *sr)
 	return rc;
 }
 
+/*
+ * The entries with the command line's shared options, the suite's arrays, --baseline read and
+ * every input and output checked: all before any work.
+ */
+static void suite_prepare(struct suite_run *sr)
+{
+	const struct suite_opts *o = sr->o;
+
+	for (size_t i = 0; i < sr->su.n; i++) {   /* the command line's shared options win */
+		suite_where(&sr->su, i);
+		bench_shared_override(sr->su.e[i].job.shared, &o->shared,
+				      sr->su.e[i].job.cmd->flags & BENCH_SG);
+	}
+	suite_where(&sr->su, sr->su.n);
+	sr->docs = bench_alloc(sr->su.n * sizeof(*sr->docs));
+	memset(sr->docs, 0, sr->su.n * sizeof(*sr->docs));
+	sr->rc = bench_alloc(sr->su.n * sizeof(*sr->rc));
+	sr->json = sr->csv = sr->dir_suite = OUTF_NONE;
+	if (o->baseline) {   /* read and checked before any work */
+		bench_input("--baseline", o->baseline);
+		confirm_open(&sr->confirm, o->baseline, o->confirm, sr->su.name);
+	}
+	outputs_open(sr);
+}
+
+/* What a run held, released once its documents are written. */
+static void suite_release(struct suite_run *sr)
+{
+	if (sr->o->baseline)
+		confirm_close(&sr->confirm);
+	bench_session_close(&sr->sess);
+	for (size_t i = 0; i < sr->su.n; i++)
+		json_decref(sr->docs[i]);
+	live = NULL;
+	free(sr->docs);
+	free(sr->rc);
+	free(sr->dir_entry);
+	free(sr->dir_suite_path);
+	suite_free(&sr->su);
+	free(sr);
+}
+
+/*
+ * --list (a suite's entries), or a set of devices (suite_fleet: one process each, o's
+ * --device made one device's where the set holds one): true with *rc where that was all.
+ */
+static bool suite_elsewhere(struct suite_run *sr, struct suite_opts *o, int *rc)
+{
+	const char *file = strcmp(sr->su.source, "built-in") == 0 ? NULL : sr->su.source;
+
+	if (o->list) {
+		suite_print_entries(&sr->su, stdout);
+		*rc = EXIT_OK;
+	} else if (!suite_fleet(&o->shared.co, file, o->out_dir, o->shared.co.json_path ||
+				o->shared.co.csv_path || o->baseline, rc)) {
+		return false;
+	}
+	suite_free(&sr->su);
+	free(sr);
+	return true;
+}
+
 static int suite_main(void *opts)
 {
 	struct suite_opts *o = opts;
@@ -422,27 +480,9 @@ static int suite_main(void *opts)
 	memset(sr, 0, sizeof(*sr));
 	sr->o = o;
 	suite_load(&sr->su, o->operands.v[0]);
-	if (o->list || suite_fleet(&o->shared.co, o->out_dir, o->shared.co.json_path ||
-				   o->shared.co.csv_path || o->baseline, &rc)) {
-		if (o->list)
-			suite_print_entries(&sr->su, stdout);
-		suite_free(&sr->su);
-		free(sr);
-		return o->list ? EXIT_OK : rc;
-	}
-	for (size_t i = 0; i < sr->su.n; i++) {   /* the command line's shared options win */
-		suite_where(&sr->su, i);
-		bench_shared_override(sr->su.e[i].job.shared, &o->shared,
-				      sr->su.e[i].job.cmd->flags & BENCH_SG);
-	}
-	suite_where(&sr->su, sr->su.n);
-	sr->docs = bench_alloc(sr->su.n * sizeof(*sr->docs));
-	memset(sr->docs, 0, sr->su.n * sizeof(*sr->docs));
-	sr->rc = bench_alloc(sr->su.n * sizeof(*sr->rc));
-	sr->json = sr->csv = sr->dir_suite = (struct res_out){ .fd = -1 };
-	if (o->baseline)   /* read and checked before any work */
-		confirm_open(&sr->confirm, o->baseline, o->confirm, sr->su.name);
-	outputs_open(sr);
+	if (suite_elsewhere(sr, o, &rc))
+		return rc;
+	suite_prepare(sr);
 	sr->t0 = time_now_ns();
 	time_t now = time(NULL);
 	struct tm tm;
@@ -464,18 +504,7 @@ static int suite_main(void *opts)
 	sr->running = false;
 	wrc = suite_write(sr);
 	summary(sr);
-	if (o->baseline)
-		confirm_close(&sr->confirm);
-	bench_session_close(&sr->sess);
-	for (size_t i = 0; i < sr->su.n; i++)
-		json_decref(sr->docs[i]);
-	live = NULL;
-	free(sr->docs);
-	free(sr->rc);
-	free(sr->dir_entry);
-	free(sr->dir_suite_path);
-	suite_free(&sr->su);
-	free(sr);
+	suite_release(sr);
 	return rc != EXIT_OK ? rc : wrc;
 }
 

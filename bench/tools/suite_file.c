@@ -13,6 +13,7 @@
 #include "tool.h"
 #include "suite_file.h"
 #include "embedded.h"
+#include "jsonfile.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -48,11 +49,11 @@ static void builtin_name(const struct embedded_file *f, char *buf, size_t len)
 
 static json_t *parse_text(struct suite *s, const char *text, size_t len)
 {
-	json_error_t err;
-	json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err);
+	char err[1024];
+	json_t *root = jf_parse(text, len, err, sizeof(err));
 
 	if (!root)
-		bad(s, "not JSON at line %d, column %d: %s", err.line, err.column, err.text);
+		bad(s, "%s", err);
 	return root;
 }
 
@@ -75,38 +76,22 @@ static json_t *load_builtin(struct suite *s, const char *name)
 
 static json_t *load_file(struct suite *s, const char *path)
 {
-	json_error_t err;
-	json_t *root;
-	FILE *f = fopen(path, "rb");
+	char err[1024];
+	json_t *root = jf_load(path, err, sizeof(err));
 
 	s->source = path;
-	if (!f)
-		cli_usage_error("suite %s: cannot read: %s", path, strerror(errno));
-	root = json_loadf(f, JSON_REJECT_DUPLICATES, &err);
-	fclose(f);
 	if (!root)
-		bad(s, "not JSON at line %d, column %d: %s", err.line, err.column, err.text);
+		bad(s, "%s", err);
 	return root;
 }
 
-/* Refuses members other than the allowed ones. */
+/* Refuses members other than the allowed ones (results/schema/suite.schema.json). */
 static void only(const struct suite *s, const char *at, json_t *o, const char *const *allowed)
 {
-	const char *k;
-	json_t *v;
+	char err[1024];
 
-	json_object_foreach(o, k, v) {
-		size_t i = 0;
-		while (allowed[i] && strcmp(allowed[i], k) != 0)
-			i++;
-		if (!allowed[i]) {
-			char list[256] = "";
-			for (i = 0; allowed[i]; i++)
-				snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
-					 i ? ", " : "", allowed[i]);
-			bad(s, "%s: unknown member '%s' (allowed: %s)", at, k, list);
-		}
-	}
+	if (!jf_members(o, allowed, err, sizeof(err)))
+		bad(s, "%s: %s", at, err);
 }
 
 static const char *opt_string(const struct suite *s, const char *at, json_t *o, const char *key,

@@ -14,8 +14,12 @@
  * `--device P:D -o OUT/device-P.D` with its output in OUT/device-P.D.log, prints how each
  * ended, and returns true with *rc the worst exit code (a signal's, 2, 1, 77, then 0). Refuses
  * (exit 2) several devices without -o, or with --json, --csv or --baseline (one file is one
- * device's). Not a set: false, nothing done.
+ * device's). Before any process starts, every path is checked on the one rule of outputs
+ * (host/outfile.h): suite_file (NULL: a built-in suite) and the --kernels sources are inputs,
+ * OUT and each device's folder are made as mkdir -p, each log is reserved and appears whole
+ * once its process ended. Not a set: false, nothing done.
  */
-bool suite_fleet(struct common_opts *co, const char *out_dir, bool one_file_outputs, int *rc);
+bool suite_fleet(struct common_opts *co, const char *suite_file, const char *out_dir,
+		 bool one_file_outputs, int *rc);
 
 #endif

@@ -112,8 +112,6 @@ static void val_check_opts(void *opts, const struct cli_set *given)
 				o->fraction, o->fraction);
 	if (o->gtest_output && !val_gtest_xml_path(o->gtest_output, xml, sizeof(xml)))
 		cli_usage_error("--gtest_output '%s' is not xml, xml:FILE or xml:DIR/", o->gtest_output);
-	if (o->kernels && access(o->kernels, R_OK | X_OK) != 0)
-		cli_usage_error("--kernels '%s' is not a readable folder", o->kernels);
 	if (o->tap && (o->gtest_filter || o->gtest_output || o->gtest_disabled))
 		cli_usage_error("--tap and the --gtest_ options both print on stdout: choose one");
 	o->gtest = o->gtest_filter || o->gtest_output || o->gtest_disabled;
@@ -189,7 +187,7 @@ static int finish(struct val_ctx *v, int sig)
 {
 	const struct val_opts *o = v->o;
 	FILE *f = o->tap || o->gtest ? stderr : stdout;
-	char err[1024], xml[4096];
+	char err[1024];
 	int rc = v->write_failed ? EXIT_FAIL : EXIT_OK;
 
 	if (o->gtest)
@@ -198,22 +196,19 @@ static int finish(struct val_ctx *v, int sig)
 		val_print_table(v, f);
 		val_print_summary(v, f);
 	}
-	const char *outs[][2] = { { "junit", o->junit },
-				  { "gtest_output", o->gtest_output ? val_gtest_xml_path(o->gtest_output, xml,
-											 sizeof(xml)) : NULL } };
-	for (size_t i = 0; i < 2; i++)
-		if (outs[i][1] && !val_write_junit(v, outs[i][1], err, sizeof(err))) {
-			fprintf(stderr, "bench validate: %s\n", err);
-			rc = EXIT_FAIL;
-		}
+	if (!val_junit_write(v, err, sizeof(err))) {
+		fprintf(stderr, "bench validate: %s\n", err);
+		rc = EXIT_FAIL;
+	}
 	if (!val_results_write(v, true, err, sizeof(err))) {
 		fprintf(stderr, "bench validate: %s\n", err);
 		rc = EXIT_FAIL;
 	}
-	if (o->write_baseline && sig)
+	if (o->write_baseline && sig) {
 		fprintf(stderr, "bench validate: --write-baseline %s not written: the run was interrupted\n",
 			o->write_baseline);
-	else if (o->write_baseline && !val_baseline_write(v, o->write_baseline, err, sizeof(err))) {
+		val_outputs_drop();
+	} else if (o->write_baseline && !val_baseline_write(v, err, sizeof(err))) {
 		fprintf(stderr, "bench validate: %s\n", err);
 		rc = EXIT_FAIL;
 	}
@@ -249,8 +244,9 @@ static int validate_main(void *opts)
 	/* the parent of isolated checks takes SIGINT and SIGTERM itself, and before drivers start */
 	if (!o->in_process && !o->run_check)
 		val_child_block_signals();
+	bench_check_kernels(o->kernels);
 	if (!o->run_check)
-		val_outputs_check(o);
+		val_outputs_open(o);
 	prepare(&v, &devs);
 	if (o->run_check) {
 		rc = val_child_main(&v, o->run_check);
@@ -261,8 +257,6 @@ static int validate_main(void *opts)
 			list(&v, o);
 			rc = EXIT_OK;
 		} else {
-			if (o->results_dir)
-				val_results_dir_make(o->results_dir);
 			rc = finish(&v, val_run(&v));
 			val_row_done(&v);
 			val_child_done(&v);

@@ -8,11 +8,13 @@
  * nothing is copied from one to the other.
  */
 #include "validate_out.h"
+#include "jsonfile.h"
 #include "paths.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fnmatch.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -101,16 +103,61 @@ enum val_verdict val_judge(const struct val_check *c)
 
 /* ---- known issues ---- */
 
+/* The members of a known-issues file (results/schema/known-issues.schema.json). */
+static const char *const known_top[] = { "kind", "schema_version", "issues", NULL };
+static const char *const known_entry[] = { "check", "reason", "driver", "device", "platform", "link",
+					   "expect", NULL };
+
+noreturn static void known_bad(const char *path, const char *at, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void known_bad(const char *path, const char *at, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	cli_usage_error("--known-issues %s: %s%s%s", path, at ? at : "", at ? ": " : "", msg);
+}
+
+/* A string member of entry i: a non-empty one where present (required: it must be). */
 static const char *member(json_t *e, const char *path, size_t i, const char *key, bool required)
 {
 	json_t *m = json_object_get(e, key);
+	char at[64];
 
+	snprintf(at, sizeof(at), "issues[%zu].%s", i, key);
 	if (!m && !required)
 		return NULL;
-	if (!json_is_string(m))
-		cli_usage_error("--known-issues %s: issues[%zu].%s: %s", path, i, key,
-				m ? "not a string" : "missing");
+	if (!m)
+		known_bad(path, at, "missing");
+	if (!json_is_string(m) || !json_string_length(m))
+		known_bad(path, at, "%s", json_is_string(m) ? "empty: say what it is" : "is not a string");
 	return json_string_value(m);
+}
+
+/* kind, schema_version and issues: the file's head, strictly. */
+static json_t *known_head(const char *path, json_t *doc)
+{
+	char err[1024];
+	json_t *kind = json_object_get(doc, "kind"), *ver = json_object_get(doc, "schema_version");
+	json_t *issues = json_object_get(doc, "issues");
+
+	if (!json_is_object(doc))
+		known_bad(path, NULL, "not an object with an \"issues\" array");
+	if (!jf_members(doc, known_top, err, sizeof(err)))
+		known_bad(path, "(top level)", "%s", err);
+	if (!json_is_string(kind) || strcmp(json_string_value(kind), "known-issues") != 0)
+		known_bad(path, "kind", "%s: a known-issues file says \"kind\": \"known-issues\"",
+			  kind ? "not \"known-issues\"" : "missing");
+	if (!json_is_integer(ver) || json_integer_value(ver) != 1)
+		known_bad(path, "schema_version", "%s: this bench reads known-issues files of version 1",
+			  ver ? "not 1" : "missing");
+	if (!json_is_array(issues))
+		known_bad(path, "issues", "%s", issues ? "is not an array" : "missing");
+	return issues;
 }
 
 /* The known-issues files of folder dir, as names ("nvidia, oclgrind"). */
@@ -146,39 +193,43 @@ const char *val_known_path(const char *spec, char *buf, size_t len)
 			"(there: %s)", spec, dir, names);
 }
 
+/* Entry i of the issues: its members, strictly. */
+static void known_entry_load(struct val_known *k, json_t *e, const char *path, size_t i)
+{
+	char err[1024], at[64];
+
+	snprintf(at, sizeof(at), "issues[%zu]", i);
+	if (!json_is_object(e))
+		known_bad(path, at, "not an object");
+	if (!jf_members(e, known_entry, err, sizeof(err)))
+		known_bad(path, at, "%s", err);
+	memset(k, 0, sizeof(*k));
+	k->check = member(e, path, i, "check", true);
+	k->reason = member(e, path, i, "reason", true);
+	k->driver = member(e, path, i, "driver", false);
+	k->device = member(e, path, i, "device", false);
+	k->platform = member(e, path, i, "platform", false);
+	k->link = member(e, path, i, "link", false);
+	const char *expect = member(e, path, i, "expect", false);
+	if (expect && strcmp(expect, "fail") != 0 && strcmp(expect, "beyond-works") != 0)
+		known_bad(path, at, "expect: '%s' is not fail or beyond-works", expect);
+	k->beyond_works = expect && strcmp(expect, "beyond-works") == 0;
+}
+
 void val_known_load(struct val_ctx *v, const char *spec)
 {
-	char buf[4200];
+	char buf[4200], err[1024];
 	const char *path = val_known_path(spec, buf, sizeof(buf));
-	json_error_t je;
-	json_t *doc = json_load_file(path, JSON_REJECT_DUPLICATES, &je), *issues;
+	json_t *doc, *issues;
 
-	if (!doc)
-		cli_usage_error("--known-issues %s: line %d: %s", path, je.line, je.text);
-	issues = json_object_get(doc, "issues");
-	if (!json_is_object(doc) || !json_is_array(issues))
-		cli_usage_error("--known-issues %s: not an object with an \"issues\" array", path);
+	if (!(doc = jf_load(path, err, sizeof(err))))
+		known_bad(path, NULL, "%s", err);
+	issues = known_head(path, doc);
 	v->known_doc = doc;
 	v->n_known = json_array_size(issues);
 	v->known = bench_alloc((v->n_known ? v->n_known : 1) * sizeof(*v->known));
-	for (size_t i = 0; i < v->n_known; i++) {
-		json_t *e = json_array_get(issues, i);
-		struct val_known *k = &v->known[i];
-		if (!json_is_object(e))
-			cli_usage_error("--known-issues %s: issues[%zu]: not an object", path, i);
-		memset(k, 0, sizeof(*k));
-		k->check = member(e, path, i, "check", true);
-		k->reason = member(e, path, i, "reason", true);
-		k->driver = member(e, path, i, "driver", false);
-		k->device = member(e, path, i, "device", false);
-		k->platform = member(e, path, i, "platform", false);
-		k->link = member(e, path, i, "link", false);
-		const char *expect = member(e, path, i, "expect", false);
-		if (expect && strcmp(expect, "fail") != 0 && strcmp(expect, "beyond-works") != 0)
-			cli_usage_error("--known-issues %s: issues[%zu].expect: '%s' is not fail or "
-					"beyond-works", path, i, expect);
-		k->beyond_works = expect && strcmp(expect, "beyond-works") == 0;
-	}
+	for (size_t i = 0; i < v->n_known; i++)
+		known_entry_load(&v->known[i], json_array_get(issues, i), path, i);
 }
 
 static bool matches(const char *pattern, const char *s, int flags)
@@ -194,15 +245,23 @@ bool val_known_for_device(const struct val_known *k, const struct dev_info *d)
 
 /* ---- files of lines ---- */
 
-/* The next line of f without its end and surrounding blanks; NULL at the end. */
-static char *next_line(FILE *f, char **buf, size_t *cap, unsigned *line)
+char *val_line_next(FILE *f, const char *opt, const char *path, char **buf, size_t *cap,
+		    unsigned *line)
 {
-	ssize_t n = getline(buf, cap, f);
+	ssize_t n;
 	char *s;
 
+	errno = 0;
+	n = getline(buf, cap, f);
+	if (n < 0 && ferror(f))
+		cli_usage_error("--%s %s: cannot read after line %u: %s", opt, path, *line,
+				strerror(errno ? errno : EIO));
 	if (n < 0)
 		return NULL;
 	(*line)++;
+	if (memchr(*buf, '\0', (size_t)n))
+		cli_usage_error("--%s %s: line %u: a NUL byte: not a text file of lines", opt, path,
+				*line);
 	s = *buf;
 	while (n && ((*buf)[n - 1] == '\n' || (*buf)[n - 1] == '\r' || (*buf)[n - 1] == ' ' ||
 		     (*buf)[n - 1] == '\t'))
@@ -212,7 +271,7 @@ static char *next_line(FILE *f, char **buf, size_t *cap, unsigned *line)
 	return s;
 }
 
-static FILE *open_input(const char *opt, const char *path)
+FILE *val_lines_open(const char *opt, const char *path)
 {
 	FILE *f = fopen(path, "r");
 
@@ -249,12 +308,12 @@ static void base_add(struct val_ctx *v, const char *path, unsigned line, char *n
 
 void val_base_load(struct val_ctx *v, const char *path)
 {
-	FILE *f = open_input("baseline", path);
+	FILE *f = val_lines_open("baseline", path);
 	char *buf = NULL, *s;
 	size_t cap = 0;
 	unsigned line = 0;
 
-	while ((s = next_line(f, &buf, &cap, &line))) {
+	while ((s = val_line_next(f, "baseline", path, &buf, &cap, &line))) {
 		if (!*s || *s == '#')
 			continue;
 		char *name = strtok(s, ","), *status = strtok(NULL, ","), *secs = strtok(NULL, ",");
@@ -273,13 +332,13 @@ void val_base_load(struct val_ctx *v, const char *path)
 
 void val_regexes_load(struct val_regexes *r, const char *opt, const char *path)
 {
-	FILE *f = open_input(opt, path);
+	FILE *f = val_lines_open(opt, path);
 	char *buf = NULL, *s, msg[256];
 	size_t cap = 0, rcap = 0, scap = 0, n_src = 0;
 	unsigned line = 0;
 
 	r->path = path;
-	while ((s = next_line(f, &buf, &cap, &line))) {
+	while ((s = val_line_next(f, opt, path, &buf, &cap, &line))) {
 		if (!*s || *s == '#')
 			continue;
 		regex_t *re = bench_push(&r->re, &r->n, &rcap, sizeof(*re), 16);

@@ -8,14 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool val_commit(const char *opt, const char *path, const char *text, size_t len, char *err,
+bool val_commit(const char *opt, struct outf *o, const char *text, size_t len, char *err,
 		size_t errlen)
 {
-	struct res_out o;
 	char why[1024];
 
-	if (!res_out_open(&o, path, why, sizeof(why)) || !res_out_commit(&o, text, len, why, sizeof(why))) {
-		snprintf(err, errlen, "--%s: %s", opt, why);
+	if (!outf_commit(o, text, len, why, sizeof(why))) {
+		snprintf(err, errlen, "--%s %s", opt, why);
 		return false;
 	}
 	return true;
@@ -354,7 +353,8 @@ static void junit_suite(FILE *f, const struct val_ctx *v, size_t i)
 	fprintf(f, "  </testsuite>\n");
 }
 
-bool val_write_junit(const struct val_ctx *v, const char *path, char *err, size_t len)
+bool val_write_junit(const struct val_ctx *v, const char *opt, struct outf *o, char *err,
+		     size_t len)
 {
 	char *text = NULL;
 	size_t size = 0;
@@ -364,7 +364,8 @@ bool val_write_junit(const struct val_ctx *v, const char *path, char *err, size_
 	bool ok;
 
 	if (!f) {
-		snprintf(err, len, "--junit %s: %s", path, strerror(errno));
+		snprintf(err, len, "--%s: %s", opt, strerror(errno));
+		outf_abort(o);
 		return false;
 	}
 	junit_counts(v, NULL, &n, &fail, &skip, &secs);
@@ -378,8 +379,13 @@ bool val_write_junit(const struct val_ctx *v, const char *path, char *err, size_
 			junit_suite(f, v, i);
 	}
 	fprintf(f, "</testsuites>\n");
-	fclose(f);
-	ok = val_commit("junit", path, text, size, err, len);
+	if (fclose(f) != 0) {
+		snprintf(err, len, "--%s: %s", opt, strerror(errno));
+		outf_abort(o);
+		free(text);
+		return false;
+	}
+	ok = val_commit(opt, o, text, size, err, len);
 	free(text);
 	return ok;
 }

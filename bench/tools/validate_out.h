@@ -9,8 +9,8 @@
  *                       every output written as each check ends
  *   validate_child.c    a check in a child process (time limit, crash, the child's own side)
  *   validate_row.c      a check in this process: a row's configuration, or an API check
- *   validate_results.c  the results folder (results.csv, failures.csv), the next baseline,
- *                       outputs that would overwrite an input
+ *   validate_results.c  the inputs and outputs (host/outfile.h: reserved before any work),
+ *                       the results folder (results.csv, failures.csv), the next baseline
  *   validate_select.c   caselists, globs, regular expressions, fractions
  *   validate_gtest.c    GoogleTest's names, filter, listing and lines
  *   validate_out.c      the summary table, TAP and JUnit
@@ -174,6 +174,17 @@ void val_known_load(struct val_ctx *v, const char *spec);
 const char *val_known_path(const char *spec, char *buf, size_t len);
 /* Reads a baseline (Mesa's NAME,STATUS lines); exits 2 naming the file, line and value. */
 void val_base_load(struct val_ctx *v, const char *path);
+/*
+ * A file of lines (--baseline, --flakes, --skips, --caselist) opened for reading; exit 2
+ * "--OPT PATH: cannot read: why". Its lines come from val_line_next.
+ */
+FILE *val_lines_open(const char *opt, const char *path);
+/*
+ * The next line of f (counted in *line) without its end and surrounding blanks; NULL at the
+ * end. A line holding a NUL byte (not a text file) and a failed read exit 2 naming the line.
+ */
+char *val_line_next(FILE *f, const char *opt, const char *path, char **buf, size_t *cap,
+		    unsigned *line);
 /* Reads a file of regular expressions, one a line, '#' comments; exits 2 naming a bad one. */
 void val_regexes_load(struct val_regexes *r, const char *opt, const char *path);
 /* The first expression of r that matches s (NULL: none). */
@@ -207,26 +218,32 @@ void val_print_summary(const struct val_ctx *v, FILE *f);
 /* TAP version 13: the plan and identity, then one line per check as it ends. */
 void val_tap_begin(const struct val_ctx *v, size_t n, FILE *f);
 void val_tap_check(const struct val_ctx *v, const struct val_check *c, size_t i, FILE *f);
-/* Writes text to path atomically (results.c's res_out); false with a message naming --opt. */
-bool val_commit(const char *opt, const char *path, const char *text, size_t len, char *err,
+/* Writes text to the output reserved for --opt (host/outfile.h); false with a message naming it. */
+bool val_commit(const char *opt, struct outf *o, const char *text, size_t len, char *err,
 		size_t errlen);
-/* Writes JUnit XML of the checks that ended (atomically); false with a message. */
-bool val_write_junit(const struct val_ctx *v, const char *path, char *err, size_t len);
+/* Writes JUnit XML of the checks that ended to o, reserved for --opt; false with a message. */
+bool val_write_junit(const struct val_ctx *v, const char *opt, struct outf *o, char *err,
+		     size_t len);
 /* A note on one line: the reason, the known issue, the expectation. */
 void val_note(const struct val_check *c, char *buf, size_t len);
 
 /* ---- validate_results.c ---- */
 /*
- * Checks the output paths before any input is read: none may be an input or another output
- * (the same device and inode, or the same name): exit 2 naming both.
+ * The one rule of inputs and outputs (host/outfile.h), before any work: registers the input
+ * files (--known-issues, --baseline, --flakes, --skips, --caselist), then, unless nothing
+ * will be written (a listing), makes the --results-dir folder (as mkdir -p) and reserves every
+ * output (--junit, --gtest_output, --write-baseline, results.csv and failures.csv): exit 2
+ * naming the option, the path and why (an input, another output, a folder, ...).
  */
-void val_outputs_check(const struct val_opts *o);
-/* Makes the results folder where it does not exist (its parent must): exit 2 naming it. */
-void val_results_dir_make(const char *dir);
+void val_outputs_open(const struct val_opts *o);
 /* Rewrites results.csv and failures.csv of --results-dir with the checks that ended. */
 bool val_results_write(const struct val_ctx *v, bool last, char *err, size_t len);
 /* Writes --write-baseline: the run's failures as NAME,STATUS lines. */
-bool val_baseline_write(const struct val_ctx *v, const char *path, char *err, size_t len);
+bool val_baseline_write(const struct val_ctx *v, char *err, size_t len);
+/* Writes --junit and --gtest_output's XML: the checks that ended. */
+bool val_junit_write(const struct val_ctx *v, char *err, size_t len);
+/* Drops the outputs not written (an interrupted run's --write-baseline). */
+void val_outputs_drop(void);
 
 /* ---- validate_gtest.c ---- */
 /* GoogleTest's SUITE.TEST of a check id (reversible: docs/validation.md). */

@@ -109,6 +109,9 @@ int val_run(struct val_ctx *v)
 		val_gtest_begin(v, out);
 	for (size_t i = 0; i < v->n && !sig; i++) {
 		struct val_check *c = &v->c[i];
+		char what[200];
+		snprintf(what, sizeof(what), "check %s", c->id);
+		watch_deadline_arm(0, what);   /* --timeout: each check its own (--check-timeout: below) */
 		progress(v, i);
 		if (gtest)
 			val_gtest_run(v, i, out);
@@ -127,6 +130,7 @@ int val_run(struct val_ctx *v)
 		}
 	}
 	progress(v, v->n);
+	watch_deadline_arm(0, NULL);   /* what is written now is the command's, not a check's */
 	v->interrupted = sig;
 	if (sig && v->o->tap)
 		fprintf(out, "Bail out! interrupted by %s\n", watch_sig_name(sig));

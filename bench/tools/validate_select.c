@@ -6,7 +6,6 @@
  */
 #include "validate_out.h"
 
-#include <errno.h>
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +31,9 @@ static regex_t *compile_all(const char *opt, const char *const *src, size_t n)
 	char msg[256];
 
 	for (size_t i = 0; i < n; i++) {
+		if (!*src[i])
+			cli_usage_error("--%s '': an empty expression matches every name; give a POSIX "
+					"extended regular expression", opt);
 		int err = regcomp(&re[i], src[i], REG_EXTENDED | REG_NOSUB);
 		if (err) {
 			regerror(err, &re[i], msg, sizeof(msg));
@@ -102,24 +104,20 @@ static void note_unknown(char *msg, size_t len, size_t *n, const char *name)
  */
 static void caselist(struct val_ctx *v, const char *path)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f = val_lines_open("caselist", path);
 	struct val_check *out = bench_alloc((v->n ? v->n : 1) * sizeof(*out));
-	char *buf = NULL, msg[1024] = "";
+	char *buf = NULL, *s, msg[1024] = "";
 	size_t cap = 0, k = 0, unknown = 0;
-	ssize_t len;
+	unsigned line = 0;
 
-	if (!f)
-		cli_usage_error("--caselist %s: cannot read: %s", path, strerror(errno));
-	while ((len = getline(&buf, &cap, f)) >= 0) {
-		while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\r' || buf[len - 1] == ' '))
-			buf[--len] = '\0';
-		if (!len || buf[0] == '#')
+	while ((s = val_line_next(f, "caselist", path, &buf, &cap, &line))) {
+		if (!*s || *s == '#')
 			continue;
-		const struct val_check *c = find(v->c, v->n, buf);
+		const struct val_check *c = find(v->c, v->n, s);
 		if (!c)
-			note_unknown(msg, sizeof(msg), &unknown, buf);
-		else if (find(out, k, buf))
-			cli_usage_error("--caselist %s: '%s' is listed twice", path, buf);
+			note_unknown(msg, sizeof(msg), &unknown, s);
+		else if (find(out, k, s))
+			cli_usage_error("--caselist %s: line %u: '%s' is listed twice", path, line, s);
 		else
 			out[k++] = *c;
 	}
@@ -129,9 +127,38 @@ static void caselist(struct val_ctx *v, const char *path)
 		cli_usage_error("--caselist %s: %zu name%s no check planned for '%s' has: %s%s (see "
 				"--list)", path, unknown, unknown == 1 ? " that" : "s that", v->dev->name,
 				msg, unknown > 8 ? ", ..." : "");
+	if (!k)
+		cli_usage_error("--caselist %s names no check: it holds only blank lines and '#' comments",
+				path);
 	free(v->c);
 	v->c = out;
 	v->n = v->cap = k;
+}
+
+static void word(char *buf, size_t len, size_t *at, const char *opt, const char *val)
+{
+	if (*at < len)
+		*at += (size_t)snprintf(buf + *at, len - *at, "%s%s '%s'", *at ? " " : "", opt, val);
+}
+
+/* The selection options given, as typed: "--filter 'x*' --include-regex 'nosuch'". */
+static void selection_words(const struct val_opts *o, char *buf, size_t len)
+{
+	size_t at = 0;
+
+	buf[0] = '\0';
+	if (o->caselist)
+		word(buf, len, &at, "--caselist", o->caselist);
+	if (o->filter)
+		word(buf, len, &at, "--filter", o->filter);
+	if (o->exclude)
+		word(buf, len, &at, "--exclude", o->exclude);
+	for (size_t i = 0; i < o->n_include_re; i++)
+		word(buf, len, &at, "--include-regex", o->include_re[i]);
+	for (size_t i = 0; i < o->n_exclude_re; i++)
+		word(buf, len, &at, "--exclude-regex", o->exclude_re[i]);
+	if (o->gtest_filter)
+		word(buf, len, &at, "--gtest_filter", o->gtest_filter);
 }
 
 void val_select(struct val_ctx *v, const struct val_opts *o)
@@ -150,11 +177,12 @@ void val_select(struct val_ctx *v, const struct val_opts *o)
 			json_decref(v->c[i].params);
 	free_all(inc, o->n_include_re);
 	free_all(exc, o->n_exclude_re);
-	if (!k)
-		cli_usage_error("--filter '%s' --exclude '%s' (with --caselist, --include-regex, "
-				"--exclude-regex and --gtest_filter) leave none of the %zu checks planned for "
-				"'%s' (see --list)", o->filter ? o->filter : "*", o->exclude ? o->exclude : "",
-				listed, v->dev->name);
+	if (!k) {
+		char given[1024];
+		selection_words(o, given, sizeof(given));
+		cli_usage_error("%s leave none of the %zu checks %s for '%s' (see --list)", given, listed,
+				o->caselist ? "the caselist names" : "planned", v->dev->name);
+	}
 	v->n = k;
 }
 

@@ -1,14 +1,17 @@
-"""Reading results documents and checking every field the report uses.
+"""Reading results documents, judged as bench compare and export judge them (valid.py).
 
-A document is checked whole before anything is drawn: a missing, truncated or non-JSON file,
-or a field missing or of the wrong type, is a BadInput naming the file and the field
-(`points[3].time_ns.median`). The charts then read the checked fields directly.
+A document is checked whole before anything is drawn: a missing, truncated or non-JSON file, or
+one that breaks results/schema/input.schema.json or its rules, is a BadInput naming the file and
+the member (`points[3].time_ns.median`); so is an interrupted or empty one without
+--allow-partial. A valid document is drawn: a point that lacks a figure its chart draws (a
+document written by hand) is listed as not drawn, with the member it lacks, never refused. A
+document of several devices, and a suite's document, are drawn one run at a time.
 """
 import json
 import os
 
-SCHEMA_VERSION = 1
-STATUSES = ("ok", "failed", "skipped")
+from . import jsonfile, valid
+
 # Parameters that differ between runs of the same configuration: left out when points of two
 # runs are matched (as scripts/compare.py does), and of labels.
 VOLATILE = {"seed", "spin"}
@@ -36,13 +39,7 @@ _KIND_NAMES = {"num": "a number", "int": "an integer", "str": "a string", "bool"
                "obj": "an object", "list": "an array"}
 
 
-def _json_type(value):
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    return {int: "an integer", float: "a number", str: "a string", list: "an array",
-            dict: "an object"}.get(type(value), type(value).__name__)
+_json_type = valid.kind_words
 
 
 class Checker:
@@ -74,6 +71,14 @@ class Checker:
     def fields(self, obj, spec, where=""):
         for dotted, kind in spec:
             self.field(obj, dotted, kind, where)
+
+    def problem(self, obj, spec, where=""):
+        """The first field of spec that obj lacks or holds of the wrong kind, in words; None."""
+        try:
+            self.fields(obj, spec, where)
+        except BadInput as e:
+            return str(e).split(": ", 1)[1] if ": " in str(e) else str(e)
+        return None
 
 
 # Per benchmark: fields of every point's params, fields of ok points, top-level fields.
@@ -119,25 +124,32 @@ LEVEL = [("label", "str"), ("first_bytes", "int"), ("last_bytes", "int"), ("ns",
 REFERENCE_LEVEL = [("guide_level", "str"), ("guide_cycles_min", "num?"),
                    ("guide_cycles_max", "num?"), ("measured_level", "str?"),
                    ("measured_cycles", "num?")]
-# A `bench compare --json` result (not written yet): one verdict per matched point.
-VERDICT = [("params", "obj"), ("verdict", "str"), ("ratio", "num?"), ("interval", "list?"),
-           ("old", "obj?"), ("new", "obj?"), ("old.status", "str?"), ("new.status", "str?"),
-           ("old.time_ns.median", "num?"), ("new.time_ns.median", "num?")]
-
 
 class Doc:
-    """One checked results document, or one device's run of a document of several."""
+    """One judged results document, or one run of a document of several devices or a suite's.
 
-    def __init__(self, path, data, device_key=None):
+    points: the points drawn (ok points with every figure their chart draws, failed, skipped);
+    undrawn: (point, why) of the ok points that lack one; caveats: what else was not drawn, and
+    whether the run was cut short."""
+
+    def __init__(self, path, data, device_key=None, benchmark=None):
         self.path = path
         self.name = os.path.basename(path) + (f" [{device_key}]" if device_key else "")
         self.device_key = device_key
         self.data = data
-        self.benchmark = data["benchmark"]
-        self.points = data.get("points", [])
-        self.verdicts = data.get("verdicts")
-        self.figures = None   # a suite entry's: the guide's table it is set beside
-        self.about = None     # a suite entry's `about`
+        self.benchmark = benchmark or data.get("benchmark") or "results"
+        self.verdicts = None
+        self.caveats = []
+        intr = data.get("interrupted")
+        if isinstance(intr, dict):
+            self.caveats.append(f"a partial document (--allow-partial): the run was cut short by "
+                                f"{intr.get('by', '?')}")
+        self.points, self.undrawn = _drawable(path, data.get("points", []),
+                                              SPECS.get(self.benchmark, {}))
+        self.caveats += _check_top(Checker(path), data, SPECS.get(self.benchmark, {}))
+        # a suite entry's: its `about`, and the guide's figures it is set beside (checked)
+        self.about = data.get("about") if isinstance(data.get("about"), str) else None
+        self.figures = data.get("figures")
 
     @property
     def ok_points(self):
@@ -157,106 +169,71 @@ class Doc:
         return VOLATILE | VOLATILE_BY_BENCH.get(self.benchmark, set())
 
 
+class CompareDoc(Doc):
+    """A `bench compare --json` document: its verdicts, drawn as they are."""
+
+    def __init__(self, path, data):
+        super().__init__(path, {**data, "points": [], "device": (data["new"] or {}).get("device")},
+                         benchmark="compare")
+        self.verdicts = data["points"]
+
+
 def _read(path):
     try:
-        with open(path, "rb") as f:
-            raw = f.read()
+        return jsonfile.load(path)
     except OSError as e:
         raise BadInput(path, None, f"cannot read: {e.strerror}") from None
-    if not raw.strip():
-        raise BadInput(path, None, "empty file, not a results document")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise BadInput(path, None, f"not UTF-8 text (byte {e.start})") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as e:
-        end = len(text.rstrip())
-        why = "truncated (the JSON ends early)" if e.pos >= end else "not JSON"
-        raise BadInput(path, None, f"{why}: {e.msg} at line {e.lineno} column {e.colno}") from None
+    except jsonfile.JsonError as e:
+        raise BadInput(path, None, str(e)) from None
 
 
-def _check_points(c, data, spec):
-    points = c.field(data, "points", "list")
+def _drawable(path, points, spec):
+    """(the points drawn, [(point, why)] of the ok points that lack a figure their chart draws)."""
+    c = Checker(path)
+    drawn, undrawn = [], []
     for i, p in enumerate(points):
         where = f"points[{i}]"
-        c.field(p, "params", "obj", where)
-        status = c.field(p, "status", "str", where)
-        if status not in STATUSES:
-            raise BadInput(c.path, f"{where}.status",
-                           f"'{status}' is not one of {', '.join(STATUSES)}")
-        c.field(p, "reason", "str?", where)
-        c.fields(p["params"], spec.get("params", []), f"{where}.params")
-        if status == "ok":
-            c.fields(p, spec.get("ok", []), where)
-            model = c.field(p, "model", "obj?", where)
-            if model is not None and model.get("known", True) and "waves" in model:
-                c.fields(model, MODEL_FIELDS, f"{where}.model")
+        why = c.problem(p["params"], spec.get("params", []), f"{where}.params")
+        if p["status"] == "ok" and not why:
+            why = c.problem(p, spec.get("ok", []), where)
+            model = p.get("model")
+            if not why and isinstance(model, dict) and model.get("known", True) and "waves" in model:
+                why = c.problem(model, MODEL_FIELDS, f"{where}.model")
+        if why:   # an ok point without a figure, any point without the params its chart sorts by
+            undrawn.append((p, why))
+        else:
+            drawn.append(p)
+    return drawn, undrawn
 
 
 def _check_top(c, data, spec):
-    c.fields(data, spec.get("top", []))
-    levels = (data.get("plateaus") or {}).get("levels") or []
-    for i, lv in enumerate(levels):
-        c.fields(lv, LEVEL, f"plateaus.levels[{i}]")
-    refs = (data.get("reference") or {}).get("levels") or []
-    for i, lv in enumerate(refs):
-        c.fields(lv, REFERENCE_LEVEL, f"reference.levels[{i}]")
-
-
-def _check_verdicts(c, data):
-    verdicts = c.field(data, "verdicts", "list")
-    for i, v in enumerate(verdicts):
-        c.fields(v, VERDICT, f"verdicts[{i}]")
-        iv = v.get("interval")
-        if iv is not None and (len(iv) != 2 or not all(_kind_ok(x, "num") for x in iv)):
-            raise BadInput(c.path, f"verdicts[{i}].interval", "expected [low, high] ratios")
+    """What of the top-level members a chart draws is malformed: each dropped, named."""
+    out = []
+    for dotted, kind in spec.get("top", []):
+        why = c.problem(data, [(dotted, kind)])
+        if why:
+            data.pop(dotted.split(".")[0], None)
+            out.append(f"{dotted.split('.')[0]} not drawn: {why}")
+    for key, sub, fields in (("plateaus", "levels", LEVEL), ("reference", "levels", REFERENCE_LEVEL)):
+        levels = (data.get(key) or {}).get(sub) if isinstance(data.get(key), dict) else None
+        for i, lv in enumerate(levels if isinstance(levels, list) else []):
+            why = c.problem(lv, fields, f"{key}.{sub}[{i}]") if isinstance(lv, dict) else \
+                f"{key}.{sub}[{i}]: expected an object"
+            if why:
+                data.pop(key, None)
+                out.append(f"{key} not drawn: {why}")
+                break
+    return out
 
 
 # The members a document of several devices states once for all its runs (bench/multi_doc.c).
 SHARED = ("schema_version", "tool", "timestamp", "end_timestamp", "command", "host", "environment",
-          "device_hierarchy", "benchmark", "settings")
+          "device_hierarchy", "benchmark", "settings", "interrupted")
 RUN_OWN = ("device", "concurrent", "exit_code", "first_point", "points")
-
-
-def _split(c, data, spec):
-    """A document of several devices (`device_runs`) as one document per device and phase:
-    the shared members, the run's own, its device's record and its points."""
-    runs = c.field(data, "device_runs", "list")
-    devices = {}
-    for i, d in enumerate(c.field(data, "devices", "list")):
-        devices[c.field(d, "label", "str", f"devices[{i}]")] = d
-    points = data["points"]
-    out = []
-    for i, r in enumerate(runs):
-        where = f"device_runs[{i}]"
-        label = c.field(r, "device", "str", where)
-        first = c.field(r, "first_point", "int", where)
-        n = c.field(r, "points", "int", where)
-        together = c.field(r, "concurrent", "bool", where)
-        if label not in devices:
-            raise BadInput(c.path, f"{where}.device", f"'{label}' is not one of devices[].label")
-        if first < 0 or n < 0 or first + n > len(points):
-            raise BadInput(c.path, f"{where}.first_point",
-                           f"points {first}..{first + n - 1} lie outside points[0..{len(points) - 1}]")
-        sub = {k: data[k] for k in SHARED if k in data}
-        sub.update({k: v for k, v in r.items() if k not in RUN_OWN})
-        sub["device"] = devices[label]
-        sub["points"] = points[first:first + n]
-        _check_top(c, sub, spec)
-        key = label + (", at once" if together else "")
-        out.append(Doc(c.path, sub, key))
-    return out
-
-
-# A suite's document (results/README.md, 'A suite's document'): members stated once for every
-# entry, and a run's members that are the suite's, not the entry's document's.
-SUITE_SHARED = ("schema_version", "tool", "timestamp", "end_timestamp", "command", "host",
-                "environment", "device_hierarchy", "device", "model_device", "time_origin")
-SUITE_RUN_OWN = ("entry", "bench", "args", "about", "exit_code", "first_point", "points", "figures")
+# A suite's document (bench/tools/suite.c): the members of each entry's run.
+SUITE_OWN = ("entry", "bench", "benchmark", "args", "exit_code", "first_point", "points")
 # The members of a table of the guide's figures the report reads (results/suites/README.md).
-FIGURES = [("title", "str"), ("section", "str"), ("device", "str"), ("kind", "str"),
+FIGURES = [("id", "str"), ("title", "str"), ("section", "str"), ("device", "str"), ("kind", "str"),
            ("key.head", "str"), ("key.path", "str"), ("guide", "list"), ("ours", "list"),
            ("rows", "list"), ("from", "str?"), ("where", "obj?"), ("plot", "obj?"),
            ("plot.y", "str?"), ("plot.guide", "str?"), ("plot.ours.path", "str?"),
@@ -264,6 +241,7 @@ FIGURES = [("title", "str"), ("section", "str"), ("device", "str"), ("kind", "st
 
 
 def _check_figures(c, t, where):
+    """A suite entry's table of the guide's figures: every member the report reads, of its kind."""
     c.fields(t, FIGURES, where)
     for i, col in enumerate(t["guide"]):
         c.fields(col, [("name", "str"), ("head", "str")], f"{where}.guide[{i}]")
@@ -274,74 +252,78 @@ def _check_figures(c, t, where):
             raise BadInput(c.path, f"{where}.rows[{i}].key", "missing")
 
 
-def _suite_runs(c, data):
-    """A suite's document as one document per entry: the suite's shared members, the run's own,
-    its points; an entry that names the guide's figures carries that table."""
-    points = c.field(data, "points", "list")
-    out = []
-    for i, r in enumerate(c.field(data, "runs", "list")):
-        where = f"runs[{i}]"
-        bench = c.field(r, "benchmark", "str", where)
-        entry = c.field(r, "entry", "int", where)
-        first = c.field(r, "first_point", "int?", where) or 0
-        n = c.field(r, "points", "int?", where) or 0
-        if first < 0 or n < 0 or first + n > len(points):
-            raise BadInput(c.path, f"{where}.first_point",
-                           f"points {first}..{first + n - 1} lie outside points[0..{len(points) - 1}]")
-        sub = {k: data[k] for k in SUITE_SHARED if k in data}
-        sub.update({k: v for k, v in r.items() if k not in SUITE_RUN_OWN})
+def _runs(data, key, label_of):
+    """The runs of data[key] as (label, sub-document, benchmark); None where they do not fit the
+    points (a document written by hand), which is then drawn as one."""
+    runs, points, out = data.get(key), data["points"], []
+    if not isinstance(runs, list):
+        return None
+    for r in runs:
+        first, n = r.get("first_point") if isinstance(r, dict) else None, \
+            r.get("points") if isinstance(r, dict) else None
+        if not (isinstance(first, int) and isinstance(n, int) and 0 <= first
+                and first + n <= len(points)):
+            return None
+        got = label_of(r)
+        if got is None:
+            return None
+        label, bench, sub = got
+        sub.update({k: data[k] for k in SHARED if k in data})
         sub["points"] = points[first:first + n]
-        spec = SPECS.get(bench, {})
-        _check_points(c, sub, spec)
-        _check_top(c, sub, spec)
-        doc = Doc(c.path, sub, f"entry {entry}")
-        if r.get("figures") is not None:
-            c.field(r, "figures", "obj", where)
-            _check_figures(c, r["figures"], f"{where}.figures")
-            doc.figures = r["figures"]
-        doc.about = r.get("about")
-        out.append(doc)
+        out.append((label, sub, bench))
     return out
 
 
-def load_all(path):
-    """Reads and checks one document: a list of one Doc, or one per device's run where the
-    document holds several devices, or one per entry of a suite's document; raises BadInput."""
-    data = _read(path)
-    if isinstance(data, dict) and "suite" in data and "runs" in data and "benchmark" not in data:
-        c = Checker(path)
-        version = c.field(data, "schema_version", "int")
-        if version != SCHEMA_VERSION:
-            raise BadInput(path, "schema_version",
-                           f"{version} is not supported (this report reads {SCHEMA_VERSION})")
-        return _suite_runs(c, data)
-    doc = load(path)
-    if "device_runs" not in doc.data:
-        return [doc]
-    return _split(Checker(path), doc.data, SPECS.get(doc.benchmark, {}))
+def _device_run(data):
+    devices = {d.get("label"): d for d in data.get("devices") or [] if isinstance(d, dict)}
+
+    def label_of(r):
+        label = r.get("device")
+        if label not in devices:
+            return None
+        sub = {k: v for k, v in r.items() if k not in RUN_OWN}
+        sub["device"] = devices[label]
+        return label + (", at once" if r.get("concurrent") else ""), data.get("benchmark"), sub
+    return label_of
 
 
-def load(path):
-    """Reads and checks one document; raises BadInput."""
+def _suite_run(data):
+    def label_of(r):
+        bench = r.get("benchmark")
+        if not isinstance(bench, str):
+            return None
+        sub = {k: v for k, v in r.items() if k not in SUITE_OWN}
+        sub["device"], sub["benchmark"] = data.get("device"), bench
+        return f"entry {r.get('entry', '?')}", bench, sub
+    return label_of
+
+
+def load_all(path, allow_partial=False):
+    """Reads and judges one document: a list of one Doc, or one per run of a document of several
+    devices or a suite's; raises BadInput."""
     data = _read(path)
-    c = Checker(path)
-    if not isinstance(data, dict):
-        raise BadInput(path, None, f"expected a JSON object, found {_json_type(data)}")
-    version = c.field(data, "schema_version", "int")
-    if version != SCHEMA_VERSION:
-        raise BadInput(path, "schema_version",
-                       f"{version} is not supported (this report reads {SCHEMA_VERSION})")
-    bench = c.field(data, "benchmark", "str")
-    c.field(data, "device", "obj?")
-    c.field(data, "command", "list?")
-    c.field(data, "timestamp", "str?")
-    if "verdicts" in data:
-        _check_verdicts(c, data)
-    if "points" in data or "verdicts" not in data:
-        spec = SPECS.get(bench, {})
-        _check_points(c, data, spec)
-        _check_top(c, data, spec)
-    return Doc(path, data)
+    try:
+        if isinstance(data, dict) and data.get("kind") == "compare":
+            valid.check_schema("compare.schema.json", data)
+            return [CompareDoc(path, data)]
+        if not isinstance(data, dict):
+            raise valid.Invalid(None, f"expected a JSON object, found {_json_type(data)}")
+        valid.check_results(data, allow_partial)
+    except valid.Invalid as e:
+        raise BadInput(path, e.field, e.msg) from None
+    runs = None
+    if "device_runs" in data:
+        runs = _runs(data, "device_runs", _device_run(data))
+    elif "benchmark" not in data:
+        for i, r in enumerate(data.get("runs") or []):
+            if isinstance(r, dict) and r.get("figures") is not None:
+                if not isinstance(r["figures"], dict):
+                    raise BadInput(path, f"runs[{i}].figures", "expected an object")
+                _check_figures(Checker(path), r["figures"], f"runs[{i}].figures")
+        runs = _runs(data, "runs", _suite_run(data))
+    if not runs:
+        return [Doc(path, data)]
+    return [Doc(path, sub, label, bench) for label, sub, bench in runs]
 
 
 def point_key(point, volatile):

@@ -70,17 +70,17 @@ class Page:
         if self.png_dir:
             name = stem if it.kind == stem else f"{stem}-{it.kind}"
             path = os.path.join(self.png_dir, f"{self.charts:02d}-{name}.png")
-            to_png(it.fig, path)
-            self.pngs.append(path)
+            self.pngs.append((path, to_png(it.fig)))
         return (f'<figure class="chart" id="{prefix}" data-kind="{escape(it.kind)}">{svg}'
                 f'<figcaption>{it.caption}</figcaption></figure>')
 
 
 def _counts(doc):
     c = OrderedDict((s, 0) for s in ("ok", "failed", "skipped"))
-    for p in doc.points:
+    for p in doc.points + [p for p, _ in doc.undrawn]:
         c[p["status"]] += 1
-    return ", ".join(f"{n} {s}" for s, n in c.items() if n) or "no points"
+    partial = ", partial" if doc.data.get("interrupted") else ""
+    return (", ".join(f"{n} {s}" for s, n in c.items() if n) or "no points") + partial
 
 
 def _entry(doc):
@@ -160,7 +160,7 @@ def _figures_section(page, k, i, doc):
 
 
 def build(docs, png_dir=None):
-    """The page's text; writes a PNG of each chart into png_dir when given."""
+    """The page's text, and [(path in png_dir, PNG bytes)] of each chart where png_dir is given."""
     page = Page(png_dir)
     sections, toc = [], []
     for i, d in enumerate(docs, 1):

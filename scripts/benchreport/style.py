@@ -222,8 +222,11 @@ def to_svg(fig, prefix, title):
     return _ROOT.sub(lambda m: root, text, count=1)
 
 
-def to_png(fig, path):
-    fig.savefig(path, format="png", metadata={"Software": None})
+def to_png(fig):
+    """The chart as PNG bytes (written by the caller, whole or not at all)."""
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", metadata={"Software": None})
+    return buf.getvalue()
 
 
 def _esc(s):

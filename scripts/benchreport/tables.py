@@ -86,15 +86,16 @@ def facts(doc):
 
 
 def notes(doc):
-    """Failed and skipped points, and the caveats of ok points, grouped by reason."""
+    """Failed and skipped points, the caveats of ok points grouped by reason, the points not
+    drawn (each with the member it lacks) and what else of the document was not drawn."""
     groups = OrderedDict()
     for p in doc.points:
         if p["status"] != "ok" or p.get("reason"):
             groups.setdefault((p["status"], p.get("reason") or "no reason given"), []).append(p)
-    if not groups:
-        return None
-    names = label_params([doc.points], doc.volatile())
-    items = []
+    names = label_params([doc.points + [p for p, _ in doc.undrawn]], doc.volatile())
+    items = [f'<li class="caveat"><b>caveat</b>: {escape(c)}</li>' for c in doc.caveats]
+    items += [f'<li class="undrawn"><b>not drawn</b>, {escape(p["status"])} point '
+              f'({escape(point_label(p, names))}): {escape(why)}</li>' for p, why in doc.undrawn]
     for (status, reason), pts in groups.items():
         what = "note on ok" if status == "ok" else status
         which = "; ".join(point_label(p, names) for p in pts[:6])
@@ -102,6 +103,8 @@ def notes(doc):
         items.append(f'<li class="{escape(status)}"><b>{escape(what)}</b>, {len(pts)} '
                      f'point{"s" if len(pts) > 1 else ""} ({escape(which)}{more}): '
                      f'{escape(reason)}</li>')
+    if not items:
+        return None
     return Html("notes", '<p class="notes-title">Points with a status or a note</p>'
                          f'<ul class="notes">{"".join(items)}</ul>')
 

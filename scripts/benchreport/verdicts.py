@@ -4,10 +4,10 @@ With two documents the verdict is the ratio of medians (new / old) against a ban
 slower above it, faster below, the same inside; a status that left `ok` is a regression, one
 that reached it a fix. The interval drawn is new p5 / old p95 .. new p95 / old p5.
 
-A `bench compare --json` result does not exist yet; this reads one shaped as a document with a
-`verdicts` array whose entries carry `params`, `verdict` (a word), and optionally `ratio`,
-`interval` [low, high], and `old` / `new` points (`status`, `time_ns`). Its own verdicts and
-intervals are drawn as given; the word is mapped to a class by the tables below.
+A `bench compare --json` document (results/schema/compare.schema.json) is drawn from its own
+verdicts: each of its points carries `benchmark`, `params`, `verdict`, `notes`, `base` and `new`
+(`status`, `median_ns`, or null where the point is on one side only), `ratio` and `interval`
+[low, high]; the verdict is mapped to a class by the tables below.
 """
 import math
 from html import escape
@@ -24,10 +24,9 @@ CLASSES = {"regression": (OI["vermillion"], "^", "regression"),
            "same": (OI["grey"], "o", "same, within ±2 %"),
            "other": (OI["black"], "s", "not compared")}
 ORDER = {"regression": 0, "improvement": 1, "same": 2, "other": 3}
-WORDS = {"regression": {"regression", "regressed", "slower", "worse", "failed", "changed",
-                        "now failed", "now skipped", "residency changed"},
-         "improvement": {"improvement", "improved", "faster", "better", "fixed", "now ok"},
-         "same": {"same", "unchanged", "noise", "equal", "within noise"}}
+WORDS = {"regression": {"regressed", "failed", "changed"},
+         "improvement": {"improved"},
+         "same": {"unchanged"}}   # inconclusive, new, missing: other
 MAX_ROWS = 120   # rows drawn; the table below the chart lists every one
 
 
@@ -92,20 +91,28 @@ def from_pair(old, new):
     return _sorted(out)
 
 
+def _side(s):
+    """A compared point's side as the point the chart and table read: status, median time."""
+    if s is None:
+        return None
+    p = {"status": s["status"]}
+    if s.get("median_ns") is not None:
+        p["time_ns"] = {"median": s["median_ns"]}
+    return p
+
+
 def from_compare(doc):
     vs = doc.verdicts or []
     names = label_params([vs], doc.volatile())
+    several = len({v["benchmark"] for v in vs}) > 1
     out = []
     for v in vs:
         word = v["verdict"]
-        cls = next((c for c, words in WORDS.items() if word.lower() in words), "other")
-        o, n = v.get("old") or {}, v.get("new") or {}
-        ratio = v.get("ratio")
-        if ratio is None and _median(o) and _median(n) is not None:
-            ratio = _median(n) / _median(o)
-        out.append(Verdict(point_label(v, names), word, cls, ratio,
-                           tuple(v["interval"]) if v.get("interval") else None, o or None,
-                           n or None, v.get("reason") or ""))
+        cls = next((c for c, words in WORDS.items() if word in words), "other")
+        label = (f"{v['benchmark']} " if several else "") + point_label(v, names)
+        out.append(Verdict(label, word, cls, v.get("ratio"),
+                           tuple(v["interval"]) if v.get("interval") else None,
+                           _side(v.get("base")), _side(v.get("new")), v.get("notes") or ""))
     return _sorted(out)
 
 

@@ -540,17 +540,18 @@ def case_export():
             (["lnt", "--order", "r123", "-o", "@OUT"], [a], "--order 'r123' is not a number"),
             (["lnt", "--order", "3"], [a], "-o FILE is required"),
             (["lnt", "--order", "3", "-o", "/nonexistent/x.json"], [a], "-o cannot write"),
-            (["lnt", "--order", "driver", "-o", "@OUT"], [doc([], device=dict(DEVICE, driver_version="3.1+debian"))],
+            (["lnt", "--order", "driver", "-o", "@OUT"],
+             [doc([point(1)], device=dict(DEVICE, driver_version="3.1+debian"))],
              "device.driver_version: '3.1+debian' is not dotted integers"),
-            (["lnt", "--order", "3", "-o", "@OUT"], [a, doc([], device=dict(DEVICE, name="Other"))],
+            (["lnt", "--order", "3", "-o", "@OUT"], [a, doc([point(1)], device=dict(DEVICE, name="Other"))],
              "come from different machines"),
             (["lnt", "--order", "3", "-o", "@OUT"], [a, "{"], "doc1.json: truncated JSON"),
-            (["lnt", "--order", "3", "-o", "@OUT"], [doc([], timestamp="yesterday")],
+            (["lnt", "--order", "3", "-o", "@OUT"], [doc([point(1)], timestamp="yesterday")],
              "doc0.json: timestamp: 'yesterday' is not a UTC ISO 8601 time")):
         code, out, rep, left = export(docs, *args)
         check(code == 2 and msg in out and rep is None and not left,
               f"export {args}: exit 2 with {msg!r}, nothing written: exit {code}\n{out}")
-    code, out, rep, _ = export([doc([])], "lnt", "--order", "driver", "-o", "@OUT")
+    code, out, rep, _ = export([doc([point(1)])], "lnt", "--order", "driver", "-o", "@OUT")
     check(code == 0 and rep["run"]["llvm_project_revision"] == "1.2.3", f"export: --order driver {out}")
 
 

@@ -8,8 +8,11 @@ usage: history_test.py BENCH CASE -- DEVICE ARGS
             for those points and for no other point, and exit 1; the same 20 documents
             without the step: no change point at all, exit 0. bench export otava writes the CSV and the
             configuration that Otava itself reads (otava analyze), with the same result.
+            A run cut short in the same history is refused, and read with --allow-partial.
   usage     bad input: no operand, a folder without documents, a bad --p-value, --json over
-            an input, export otava with --order, --config over -o (exit 2)
+            an input, a document given twice or cut short, a folder's *.json that does not
+            read; export otava with --order, --config over -o or an input (exit 2, nothing
+            written), a document cut short (read with --allow-partial, named)
 Skipped (77) where Apache Otava is not installed (scripts/setup.sh puts it in .deps/otava).
 """
 import copy
@@ -17,6 +20,7 @@ import json
 import os
 import random
 import re
+import shutil
 import sys
 from pathlib import Path
 
@@ -97,6 +101,33 @@ def changes(j):
     return out
 
 
+def partial_history(d, flat, env):
+    """The unstepped history with run 5 cut short (its last point lost): refused, then read
+    with --allow-partial, the run named in the table and the document."""
+    folder = os.path.join(d, "partial")
+    shutil.copytree(flat, folder)
+    five = os.path.join(folder, "run05.json")
+    doc = bt.load_doc(five)
+    doc["points"] = doc["points"][:-1]
+    left = len(doc["points"])
+    for key in ("runs", "device_runs"):   # a run's points within those kept, as a cut run has them
+        if key in doc:
+            doc[key] = [dict(r, points=min(r["points"], left - r["first_point"]))
+                        for r in doc[key] if r["first_point"] < left]
+    doc["interrupted"] = {"by": "SIGTERM", "points_done": left, "points_planned": left + 1}
+    bt.write_doc(five, doc)
+    r = bt.run([BENCH, "history", folder] + MAGNITUDE, env=env)
+    check(r.code == 2 and "run05.json: interrupted" in r.err and "--allow-partial" in r.err,
+          f"partial: refused without --allow-partial: exit {r.code}", r)
+    out = os.path.join(d, "partial-history.json")
+    r = bt.run([BENCH, "history", folder, "--allow-partial", "--json", out] + MAGNITUDE, env=env)
+    j = bt.load_doc(out) if os.path.exists(out) else {"series": [{"runs": []}]}
+    runs = j["series"][0]["runs"]
+    check(r.code == 0 and "run 5 (" in r.out and "was cut short (by SIGTERM)" in r.out and
+          [x.get("interrupted") for x in runs] == [None] * 4 + ["SIGTERM"] + [None] * (RUNS - 5),
+          f"partial: --allow-partial reads it, run 5 named: exit {r.code}, {runs[:6]}", r)
+
+
 def case_step():
     need_otava()
     env = {"BENCH_OTAVA": OTAVA}
@@ -111,6 +142,7 @@ def case_step():
         j = bt.load_doc(out)
         check(len(j["series"]) == 1 and len(j["series"][0]["runs"]) == RUNS and not changes(j),
               f"step: unstepped history: {RUNS} runs, no change point: {changes(j)}", r)
+        partial_history(d, flat, env)
         out = os.path.join(d, "stepped-history.json")
         r = bt.run([BENCH, "history", stepped, "--json", out] + MAGNITUDE, env=env)
         j = bt.load_doc(out)
@@ -146,18 +178,39 @@ def case_usage():
         bad = [([], "name a folder of results documents"),
                ([empty], "holds no results document"),
                ([doc, "--p-value", "2"], "--p-value '2' is not a number in 0..0.5"),
-               ([doc, "--json", doc], "is one of the inputs")]
+               ([doc, "--json", doc], "an input of this command")]
+        cut, twin = os.path.join(d, "cut.json"), os.path.join(d, "twin.json")
+        part = bt.load_doc(doc)
+        part["interrupted"] = {"by": "SIGINT", "points_done": 1, "points_planned": 2}
+        bt.write_doc(cut, part)
+        bt.write_doc(twin, bt.load_doc(doc))
+        folder = os.path.join(d, "runs")
+        os.makedirs(folder)
+        bt.write_doc(os.path.join(folder, "a.json"), bt.load_doc(doc))
+        Path(folder, "b.json").write_text(Path(doc).read_text()[:100])
+        bad += [([doc, twin, cut], "cut.json: interrupted: the run was cut short (by SIGINT after "
+                 "1 of 2 points)"),
+                ([doc, twin, doc], "is '" + doc + "' again"),
+                ([folder], "b.json: truncated JSON")]
         for args, msg in bad:
             r = bt.run([BENCH, "history"] + args)
             check(r.code == 2 and msg in r.err, f"usage: history {args}: exit {r.code}: {r.err[-300:]}", r)
         out = os.path.join(d, "o.csv")
         bad = [([doc, "-o", out, "--order", "3"], "--order is LNT's"),
                ([doc, "-o", out, "--config", out], "the configuration and the CSV are two files"),
-               ([doc, "-o", doc], "both an input and an output")]
+               ([doc, "-o", doc], "an input of this command"),
+               ([doc, "-o", out, "--config", doc], "an input of this command"),
+               ([doc, cut, "-o", out], "give --allow-partial"),
+               ([doc, twin, doc, "-o", out], "document 3 '" + doc + "' is document 1"),
+               ([doc, "-o", out, "--config", os.path.join(d, "no", "c.yaml")],
+                "--config cannot write")]
         for args, msg in bad:
             r = bt.run([BENCH, "export", "otava"] + args)
-            check(r.code == 2 and msg in r.err, f"usage: export otava {args}: exit {r.code}: "
-                  f"{r.err[-300:]}", r)
+            check(r.code == 2 and msg in r.err and not os.path.exists(out),
+                  f"usage: export otava {args}: exit {r.code}, nothing written: {r.err[-300:]}", r)
+        r = bt.run([BENCH, "export", "otava", doc, cut, "-o", out, "--allow-partial"])
+        check(r.code == 0 and "cut.json was cut short (by SIGINT): run 2" in r.err,
+              "export otava --allow-partial: the run cut short named", r)
 
 
 CASES = {"step": case_step, "usage": case_usage}

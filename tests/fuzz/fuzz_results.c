@@ -108,13 +108,13 @@ static char *slurp(void)
 
 static void check_csv(const json_t *doc)
 {
-	struct res_out o;
+	struct outf o;
 	char err[1024];
 	char *text;
 	const char *s;
 	size_t header, rows = 0;
 
-	FUZZ_REQUIRE(res_out_open(&o, path, err, sizeof(err)));
+	FUZZ_REQUIRE(outf_open(&o, "--json", path, err, sizeof(err)));
 	FUZZ_REQUIRE(res_write_csv(&o, doc, err, sizeof(err)));
 	text = slurp();
 	s = text;
@@ -130,12 +130,12 @@ static void check_csv(const json_t *doc)
 
 static void check_json(const json_t *doc)
 {
-	struct res_out o;
+	struct outf o;
 	char err[1024];
 	json_error_t je;
 	json_t *back;
 
-	FUZZ_REQUIRE(res_out_open(&o, path, err, sizeof(err)));
+	FUZZ_REQUIRE(outf_open(&o, "--json", path, err, sizeof(err)));
 	if (!json_is_object(doc) && !json_is_array(doc)) {   /* a document is an object */
 		FUZZ_REQUIRE(!res_write_json(&o, doc, err, sizeof(err)));
 		return;

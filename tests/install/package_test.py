@@ -25,7 +25,7 @@ import time
 TOOLS = {"dpkg-buildpackage": "dpkg-dev", "dh": "debhelper", "lintian": "lintian",
          "dpkg-checkbuilddeps": "dpkg-dev"}
 DECLARED = {"Depends": [r"ocl-icd-libopencl1 \| libopencl1", r"libjansson4\b", r"python3\b",
-                        r"python3-matplotlib\b"],
+                        r"python3-matplotlib\b", r"python3-jsonschema\b"],
             "Recommends": [r"\bopencl-icd\b"], "Suggests": [r"intel-opencl-icd\b"]}
 failures = []
 

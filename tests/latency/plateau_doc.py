@@ -24,13 +24,13 @@ prev = 0
 for lv in pl.get("levels", []):
     bt.check(prev < lv["first_bytes"] <= lv["last_bytes"] and lv["points"] >= 3, f"level {lv!r}")
     bt.check(lv["label"] in ("first-level cache", "intermediate cache", "last-level cache",
-                             "device memory") or re.fullmatch(r"plateau [1-9][0-9]*", lv["label"]),
+                             "last-level cache (slower part)", "device memory") or re.fullmatch(r"plateau [1-9][0-9]*", lv["label"]),
              f"label {lv['label']!r}")
     # the labels follow the sizes, never the plateau's place (issue 26)
     l1, llc = pl.get("l1_bytes", 0), pl.get("llc_bytes", 0)
     if lv["label"] == "first-level cache":
         bt.check(l1 and lv["last_bytes"] <= l1, f"{lv!r} labelled L1 beyond l1_bytes {l1}")
-    if lv["label"] in ("last-level cache", "intermediate cache"):
+    if lv["label"].startswith("last-level cache") or lv["label"] == "intermediate cache":
         bt.check(l1 and llc and l1 < lv["first_bytes"] and lv["last_bytes"] <= llc,
                  f"{lv!r} labelled a cache outside {l1}..{llc}")
     if lv["label"] == "device memory":

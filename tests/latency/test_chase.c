@@ -206,7 +206,9 @@ static void check_plateau(const struct chase_plateau *p, uint64_t first, uint64_
 }
 
 /* The cache sizes of the synthetic curves, as a device (or --l1, --llc) would give them. */
-#define CACHES(l1, llc) (&(struct chase_caches){ (l1), (llc), "test", "test" })
+#define CACHES(l1, llc) (&(struct chase_caches){ (l1), (llc), "test", "test", false })
+/* The same on a GPU: no cache level between its L1 and its last-level cache. */
+#define GPU_CACHES(l1, llc) (&(struct chase_caches){ (l1), (llc), "test", "test", true })
 
 static void test_plateaus(void)
 {
@@ -247,6 +249,10 @@ static void test_plateaus(void)
 	check_plateau(&p[0], KI(1), KI(128), 20, "first-level cache");
 	check_plateau(&p[1], KI(224), MI(20), 200, "intermediate cache");
 	check_plateau(&p[2], MI(24), MI(48), 280, "last-level cache");
+	check_plateau(&p[3], MI(64), 1ull << 30, 480, "device memory");
+	chase_label(p, n, GPU_CACHES(KI(128), MI(50)));   /* a GPU: near and far parts of its L2 */
+	check_plateau(&p[1], KI(224), MI(20), 200, "last-level cache");
+	check_plateau(&p[2], MI(24), MI(48), 280, "last-level cache (slower part)");
 	check_plateau(&p[3], MI(64), 1ull << 30, 480, "device memory");
 
 	make_curve(&c, burst);   /* two plateaus split by the burst, joined again */
@@ -300,6 +306,8 @@ static void test_labels_above_l1(void)
 	chase_label(p, n, CACHES(KI(256), MI(50)));
 	check_plateau(&p[0], MI(1), MI(16), 146.8, "last-level cache");
 	check_plateau(&p[1], MI(56), MI(256), 620, "device memory");
+	chase_label(p, n, GPU_CACHES(KI(256), MI(50)));   /* one LLC plateau: the same on a GPU */
+	check_plateau(&p[0], MI(1), MI(16), 146.8, "last-level cache");
 	chase_label(p, n, CACHES(0, MI(50)));   /* L1 unknown: the LLC cannot be told from it */
 	CHECK(strcmp(p[0].label, "plateau 1") == 0 && strcmp(p[1].label, "device memory") == 0);
 	chase_label(p, n, CACHES(0, 0));        /* nothing known: neutral names alone */

@@ -5,9 +5,12 @@ usage: report_inputs.py REPORT_PY CASE
 
 A bad document exits 2 with one line naming the file and the field, never a traceback, and
 writes no page (nor a temporary file beside it). The `minimal-*` cases are small valid
-documents (every benchmark, points ok, failed and skipped, and all failed) that must render.
+documents (every benchmark, points ok, failed and skipped, and all failed) that must render;
+the `drawn-*` cases valid documents with a point or a member that lacks a figure its chart
+draws: the page is written, and names what was not drawn and why.
 """
 import copy
+import html
 import json
 import os
 import re
@@ -19,7 +22,7 @@ import benchtest as bt  # noqa: E402
 from benchtest import check  # noqa: E402
 
 STATS = {"min": 90.0, "median": 100.0, "mean": 101.0, "p5": 92.0, "p95": 110.0, "max": 111.0,
-         "n": 3}
+         "n": 3, "samples": [90.0, 100.0, 111.0]}
 MODEL = {"known": True, "waves": 1, "gpu_occupancy": 0.5, "tail_occupancy": 0.0,
          "resident_wg": 2, "limiter": "threads"}
 
@@ -27,7 +30,7 @@ MODEL = {"known": True, "waves": 1, "gpu_occupancy": 0.5, "tail_occupancy": 0.0,
 def doc(bench, points, **top):
     d = {"schema_version": 1, "tool": {"name": "bench", "version": "0"},
          "timestamp": "2026-01-01T00:00:00Z", "command": ["bench", bench],
-         "host": {"hostname": "h"}, "device": {"name": "D", "platform": "P"},
+         "host": {"hostname": "h"}, "device": {"name": "D", "platform": "P", "driver_version": "1"},
          "benchmark": bench, "points": points}
     d.update(top)
     return d
@@ -98,16 +101,7 @@ def minimal_all(status):
 
 
 def edit(d, dotted, value=None, delete=False):
-    cur = d
-    parts = dotted.split(".")
-    for p in parts[:-1]:
-        cur = cur[int(p)] if isinstance(cur, list) else cur[p]
-    last = int(parts[-1]) if isinstance(cur, list) else parts[-1]
-    if delete:
-        del cur[last]
-    else:
-        cur[last] = value
-    return d
+    return bt.edited(d, dotted, value, delete)
 
 
 def suite(figures=None):
@@ -134,34 +128,48 @@ FIGURES = {"id": "t", "title": "T", "section": "S", "device": "TGL: x", "kind": 
 CASES = {
     "missing-file": (None, "cannot read: No such file or directory"),
     "empty": ("", "empty file"),
-    "truncated": (json.dumps(vecadd())[:200], "truncated (the JSON ends early)"),
+    "truncated": (json.dumps(vecadd())[:200], "truncated JSON at line 1"),
     "not-json": ("not json at all\n", "not JSON"),
     "not-object": ("[1, 2]\n", "expected a JSON object, found an array"),
     "no-schema": (edit(vecadd(), "schema_version", delete=True), "schema_version: missing"),
-    "schema-2": (edit(vecadd(), "schema_version", 2), "schema_version: 2 is not supported"),
-    "no-benchmark": (edit(vecadd(), "benchmark", delete=True), "benchmark: missing"),
+    "schema-2": (edit(vecadd(), "schema_version", 2), "schema_version: 2 is not one of 1"),
+    "no-benchmark": (edit(vecadd(), "benchmark", delete=True), "points[0].benchmark: missing"),
     "no-points": (edit(vecadd(), "points", delete=True), "points: missing"),
     "point-no-status": (edit(vecadd(), "points.1.status", delete=True),
                         "points[1].status: missing"),
     "point-bad-status": (edit(vecadd(), "points.0.status", "done"),
-                         "points[0].status: 'done' is not one of ok, failed, skipped"),
+                         'points[0].status: "done" is not one of "ok", "failed", "skipped"'),
     "vecadd-no-median": (edit(vecadd(), "points.1.time_ns.median", delete=True),
                          "points[1].time_ns.median: missing"),
     "vecadd-median-text": (edit(vecadd(), "points.0.time_ns.median", "fast"),
-                           "points[0].time_ns.median: expected a number, found a string"),
-    "vecadd-no-groups": (edit(vecadd(), "points.2.params.groups", delete=True),
-                         "points[2].params.groups: missing"),
-    "latency-level-no-ns": (edit(latency(), "plateaus.levels.0.ns", delete=True),
-                            "plateaus.levels[0].ns: missing"),
-    "occupancy-no-measured": (edit(occupancy(), "points.3.measured", delete=True),
-                              "points[3].measured: missing"),
-    "compare-no-params": (doc("compare", [], verdicts=[{"verdict": "slower"}]),
-                          "verdicts[0].params: missing"),
+                           "points[0].time_ns.median: is a string, expected a number"),
+    "vecadd-median-nan": (json.dumps(vecadd()).replace('"median": 100.0', '"median": NaN', 1),
+                          "points[0].time_ns.median: NaN or Infinity"),
+    "vecadd-sample-negative": (edit(vecadd(), "points.0.time_ns.samples.0", -1.0),
+                               "points[0].time_ns.samples[0]: -1.0: out of range"),
+    "vecadd-n-wrong": (edit(vecadd(), "points.0.time_ns.n", 4),
+                       "points[0].time_ns.n: 4, but time_ns.samples holds 3"),
+    "interrupted": (edit(vecadd(), "interrupted", {"by": "SIGINT", "points_done": 3,
+                                                   "points_planned": 9}),
+                    "interrupted: the run was cut short (by SIGINT after 3 of 9 points)"),
+    "empty-points": (edit(vecadd(), "points", []), "points: empty"),
+    "duplicate-key": ('{"schema_version": 1, "schema_version": 1}', 'the key "schema_version" twice'),
+    "trailing": (json.dumps(vecadd()) + "\n{}", "trailing data after the JSON value"),
+    "deep": ("[" * 5000 + "]" * 5000, "nested deeper than 64 levels"),
     "suite-points-outside": (edit(suite(), "runs.0.points", 2), "runs[0].first_point: points 0..1 lie outside"),
     "suite-figures-no-key": (edit(suite(copy.deepcopy(FIGURES)), "runs.0.figures.key.path", delete=True),
                              "runs[0].figures.key.path: missing"),
     "suite-figures-row-no-key": (edit(suite(copy.deepcopy(FIGURES)), "runs.0.figures.rows.0.key", delete=True),
                                  "runs[0].figures.rows[0].key: missing"),
+}
+# Valid documents with what a chart draws missing: (document, the page must say)
+DRAWN = {
+    "drawn-vecadd-no-groups": (edit(vecadd(), "points.2.params.groups", delete=True),
+                               "points[2].params.groups: missing"),
+    "drawn-latency-level-no-ns": (edit(latency(), "plateaus.levels.0.ns", delete=True),
+                                  "plateaus not drawn: plateaus.levels[0].ns: missing"),
+    "drawn-occupancy-no-measured": (edit(occupancy(), "points.3.measured", delete=True),
+                                    "points[3].measured: missing"),
 }
 MINIMAL = {"minimal-mixed": None, "minimal-all-failed": "failed", "minimal-all-skipped": "skipped"}
 
@@ -194,8 +202,12 @@ def usage_case(report, case, tmp):
         "usage-no-docs": (["-o", os.path.join(tmp, "o.html")], "the following arguments are "
                           "required: DOC"),
         "usage-unwritable": ([good, "-o", os.path.join(tmp, "no-such-dir", "o.html")],
-                             "cannot write there"),
+                             "cannot write"),
         "usage-output-is-dir": ([good, "-o", tmp], "is a directory"),
+        "usage-output-empty": ([good, "-o", ""], "-o cannot write '': an empty name names no file"),
+        "usage-output-is-input": ([good, "-o", good], "an input of this command"),
+        "usage-png-empty": ([good, "-o", os.path.join(tmp, "o.html"), "--png", ""],
+                            "--png '': an empty name names no folder"),
     }[case]
     r = run(report, args)
     check(r.code == 2, f"exit {r.code}, expected 2")
@@ -219,11 +231,25 @@ def minimal_case(report, case, tmp):
     return r
 
 
+def drawn_case(report, case, tmp):
+    content, expect = DRAWN[case]
+    path = bt.write_doc(os.path.join(tmp, "d.json"), content)
+    out = os.path.join(tmp, "out.html")
+    r = run(report, [path, "-o", out])
+    if check(r.code == 0, f"exit {r.code}, expected 0"):
+        with open(out, encoding="utf-8") as f:
+            page = html.unescape(f.read())
+        check(expect in page, f"the page does not say {expect!r}")
+    return r
+
+
 def main():
     report, case = sys.argv[1], sys.argv[2]
     with bt.tmpdir() as tmp:
         if case in CASES:
             r = bad_case(report, case, tmp)
+        elif case in DRAWN:
+            r = drawn_case(report, case, tmp)
         elif case in MINIMAL:
             r = minimal_case(report, case, tmp)
         else:

@@ -99,7 +99,8 @@ def check_axes(svg, where, words):
 
 
 def check_doc_section(attrs, body, doc):
-    name, bench = attrs.get("data-file"), doc["benchmark"]
+    name = attrs.get("data-file")
+    bench = "compare" if doc.get("kind") == "compare" else doc["benchmark"]
     where = f"section {name}"
     check(attrs.get("data-benchmark") == bench, f"{where}: benchmark {attrs.get('data-benchmark')}")
     check("Device and run" in body and "<th>command</th>" in body, f"{where}: no run facts")
@@ -112,8 +113,9 @@ def check_doc_section(attrs, body, doc):
     kind, words = EXPECT[bench]
     kinds = [a.get("data-kind") for a, _ in figs]
     check(kind in kinds, f"{where}: no {kind} chart (charts: {kinds})")
-    ok = sum(p["status"] == "ok" for p in doc.get("points", []))
-    bad = len(doc.get("points", [])) - ok
+    pts = [] if bench == "compare" else doc.get("points", [])
+    ok = sum(p["status"] == "ok" for p in pts)
+    bad = len(pts) - ok
     drawn_ok = drawn_bad = drawn_cmp = 0
     for a, fb in figs:
         svg = svg_of(fb, f"{where} chart {a.get('id')}")
@@ -124,9 +126,10 @@ def check_doc_section(attrs, body, doc):
         drawn_bad += marks(svg, "bad")
         drawn_cmp += marks(svg, "cmp")
     if bench == "compare":
-        check(drawn_cmp == len(doc["verdicts"]),
-              f"{where}: {drawn_cmp} verdicts drawn, {len(doc['verdicts'])} in the document")
-        check_verdict_table(body, where, len(doc["verdicts"]))
+        both = sum(v["base"] is not None and v["new"] is not None for v in doc["points"])
+        check(drawn_cmp == both, f"{where}: {drawn_cmp} verdicts drawn, {both} of both runs in "
+              "the document")
+        check_verdict_table(body, where, len(doc["points"]))
     else:
         check(drawn_ok == ok, f"{where}: {drawn_ok} ok points drawn, {ok} in the document")
         check(drawn_bad == bad, f"{where}: {drawn_bad} failed/skipped points marked, {bad} in "

@@ -61,9 +61,10 @@ def mode_validate(xsd, bench, device, kernels):
         k = os.path.join(d, "kernels")
         bt.kernels_copy(kernels, k, "validate_api.cl",
                         "__attribute__((reqd_work_group_size(RWG, 1, 1))) ", "")
-        fixed = bt.write_doc(os.path.join(d, "fixed.json"), {"issues": [
+        head = {"kind": "known-issues", "schema_version": 1}
+        fixed = bt.write_doc(os.path.join(d, "fixed.json"), {**head, "issues": [
             {"check": "api/buffer-size-zero", "reason": "planted: long fixed"}]})
-        known = bt.write_doc(os.path.join(d, "known.json"), {"issues": [
+        known = bt.write_doc(os.path.join(d, "known.json"), {**head, "issues": [
             {"check": "api/reqd-wg-mismatch", "reason": "planted: <known> & \"quoted\"",
              "link": "https://example.invalid/issue?a=1&b=2"}]})
         a, b = os.path.join(d, "a.xml"), os.path.join(d, "b.xml")

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Runs one bench command with --json and validates the document it writes against a schema.
+"""Runs one bench command with --json and validates the document it writes against a schema
+(and a results document against input.schema.json, what its readers require).
 
 usage: run_doc.py --schema SCHEMA [--code N] [--has POINTER]...
                   [--kernels DIR --mutate FILE FIND REPLACE] -- CMD...
@@ -62,6 +63,11 @@ def main():
         doc = bt.read_doc(out, r)
     if not schema_check.check(v, doc, "the document"):
         print(f"command: {' '.join(cmd + extra)}")
+        return 1
+    # every document bench writes is one its readers read (compare, export, report)
+    reader = os.path.join(os.path.dirname(a.schema), "input.schema.json")
+    if doc.get("kind") != "compare" and not schema_check.check(
+            schema_check.validator(reader), doc, "the document, as its readers read it"):
         return 1
     missing = [p for p in a.has if not has(doc, p)]
     if missing:

@@ -94,7 +94,7 @@ def case_baseline():
                       f"baseline: point {i}: entry_spread_pct {p['run_spread']} against the "
                       f"median of entry {p.get('run')}'s spreads {spreads[p.get('run')]}")
         bad = [(paths[:2] + ["-o", out], "give 3 to 64 results documents"),
-               (paths + ["-o", paths[0]], "is run 1: a baseline is written beside its runs"),
+               (paths + ["-o", paths[0]], "it is run 1 '"),
                (paths, "give -o FILE")]
         for args, msg in bad:
             r = bt.run([BENCH, "baseline"] + args)

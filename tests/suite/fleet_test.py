@@ -2,12 +2,15 @@
 """bench suite on several devices: one process per device, at once, a document each.
 
 usage: fleet_test.py BENCH CASE
-  run    `bench suite FILE --device all -o DIR` on the CPU platforms: DIR/device-P.D/ per
+  run    `bench suite FILE --device all -o DIR` on the CPU platforms (DIR's parent made too, as
+         mkdir -p makes it): DIR/device-P.D/ per
          device, each holding the suite's document of that device (its device the one the
          folder names, every point ok and validated) and DIR/device-P.D.log; the summary line
          of each; exit 0. The same suite interrupted (SIGTERM) while running: every process
          stops and writes what it finished (exit 143).
-  usage  several devices without -o, or with --json, --csv, --baseline; --sub-devices (exit 2)
+  usage  several devices without -o, or with --json, --csv, --baseline; --sub-devices (exit 2);
+         the one rule of outputs before any process starts: a device's log that would replace
+         the suite's file, an -o below a file (exit 2, the suite file as it was, no folder made)
 """
 import os
 import signal
@@ -38,7 +41,7 @@ def suite(d, s):
 def case_run():
     devs = bt.bench_info(BENCH)
     with bt.tmpdir() as d:
-        out = os.path.join(d, "out")
+        out = os.path.join(d, "new", "out")
         r = bt.run([BENCH, "suite", suite(d, SUITE), "--device", "all", "-o", out])
         check(r.code == 0 and f"suite on {len(devs)} devices, one process each" in r.out,
               f"run: exit {r.code}", r)
@@ -74,6 +77,18 @@ def case_usage():
         for args, msg in bad:
             r = bt.run([BENCH, "suite", s] + args)
             check(r.code == 2 and msg in r.err, f"usage: {args}: exit {r.code}: {r.err[-300:]}", r)
+        out = os.path.join(d, "out")
+        os.mkdir(out)
+        log = os.path.join(out, "device-0.0.log")   # the suite's file where a log would go
+        bt.write_doc(log, SUITE)
+        before = bt.file_digest(log)
+        r = bt.run([BENCH, "suite", log, "--device", "all", "-o", out])
+        check(r.code == 2 and f"-o cannot write '{log}': it is the suite" in r.err and
+              bt.file_digest(log) == before and os.listdir(out) == ["device-0.0.log"],
+              f"usage: a log over the suite's file: exit {r.code}: {r.err[-300:]}", r)
+        r = bt.run([BENCH, "suite", s, "--device", "all", "-o", os.path.join(s, "x")])
+        check(r.code == 2 and "cannot make the folder" in r.err and "a file of that name" in r.err,
+              f"usage: -o below a file: exit {r.code}: {r.err[-300:]}", r)
 
 
 CASES = {"run": case_run, "usage": case_usage}

@@ -188,7 +188,7 @@ def case_beside():
               "each table names the guide's device and this run's", r)
         check(re.search(r"\n\s*20 \*\s+10240", text) and "* G 20, as published: 320/672 is 47.6 %" in text,
               "an erratum marked and said", r)
-        check(re.search(r"\n\s+Shared local memory\s+~30 cycles\s+\|\s+local\s+(-|[0-9.]+)\s+[0-9.]+\n", text),
+        check(re.search(r"\n\s+Shared local memory\s+~30 cycles\s+\|\s+local\s+\S+\s+\S+\n", text),
               "the latency table: the guide's cycles beside this run's local memory", r)
         doc = bt.load_doc(out) if os.path.exists(out) else {"runs": []}
         check(sorted(x.get("figures", {}).get("id", "") for x in doc["runs"]) == sorted(WITH_FIGURES),

@@ -25,7 +25,8 @@ CASE (cli: no device needed; cpu: a CPU platform):
                point failed, and none regressed in each of up to three pairs (the quick suite's
                CPU noise band and the retry: results/suites/README.md says why); a tenfold
                vecadd slowdown planted in a copy of the second run is regressed against that
-               run, and every other point is unchanged
+               run, and every other point is unchanged (at most a fifth inconclusive, where
+               a loaded host spread its samples too widely to show it)
 Exit 0 when every check passed.
 """
 import csv
@@ -101,7 +102,7 @@ def case_usage():
 def case_files():
     ok_entry = {"bench": "vecadd", "args": ["--groups", "1"]}
     bad = [
-        ("{", "not JSON at line 1"),
+        ("{", "truncated JSON at line 1"),
         ("[]", "the top level is not an object"),
         ({"entries": [ok_entry]}, r"\(top level\)\.name: missing"),
         ({"name": "t", "entries": [ok_entry], "extra": 1}, "unknown member 'extra'"),
@@ -329,8 +330,11 @@ def case_cache():
                 if args[0] == "atomics":
                     check(doc.get("setup", {}).get("flush_bytes") == flush["bytes"] and flush["llc_source"] == "--llc",
                           f"{args}: setup {doc.get('setup')}")
-        # --validate-only times nothing: no cache state, none in the params
-        doc = doc_of("vecadd", "--groups", "1", "--slice", "4Ki", "--cache", "cold", "--validate-only")
+        # --validate-only times nothing: no cache state, none in the params; --cache refused with it
+        r = run("vecadd", "--groups", "1", "--cache", "cold", "--validate-only", *DEVICE)
+        check(r.code == 2 and "--cache has nothing to act on with --validate-only" in r.err,
+              "--cache cold --validate-only refused", r)
+        doc = doc_of("vecadd", "--groups", "1", "--slice", "4Ki", "--validate-only")
         check(doc["settings"].get("cache", "absent") is None and doc["settings"].get("cache_flush") is None
               and doc["settings"].get("clock_probe", "absent") is None
               and all("cache" not in p["params"] and "clock_probe_ns" not in p for p in doc["points"]),
@@ -519,9 +523,15 @@ def case_quick_twice():
         others = [p["verdict"] for p in j["points"] if p["benchmark"] != "vecadd"]
         check(r.code == 1 and v and all(x == "regressed" for x in v),
               f"a tenfold vecadd slowdown: {v.count('regressed')} of {len(v)} vecadd points regressed", r)
-        check(others and all(x == "unchanged" for x in others),
+        # A point set against its own samples never moves; its verdict is unchanged where the
+        # interval of the ratio lies within the band, and inconclusive (never regressed nor
+        # improved) where the samples are so spread on a loaded host that it cannot: at most a
+        # fifth of them.
+        vague = others.count("inconclusive")
+        check(others and all(x in ("unchanged", "inconclusive") for x in others) and
+              vague <= len(others) // 5,
               f"the points the plant leaves alone: { {x: others.count(x) for x in set(others)} }, "
-              f"all unchanged wanted", r)
+              f"unchanged wanted (inconclusive allowed in at most {len(others) // 5})", r)
         print(f"a tenfold vecadd slowdown planted in the second run: {v.count('regressed')} of {len(v)} "
               f"vecadd points regressed; the other points: "
               f"{ {x: others.count(x) for x in set(others)} }")
@@ -564,10 +574,7 @@ def case_skips():
     """An entry that does not run on the device (77) is skipped, the suite goes on and says why;
     a row across devices (locality) runs on the session's device's parts; all skipped: 77."""
     flat = {"bench": "locality", "args": ["--hierarchy", "flat", "--size", "1Mi", "--loads", "1024"]}
-    # stream and chase: the copy test on PoCL's sub-devices sometimes ends the next entry in a
-    # segmentation fault inside PoCL (a worker thread's POclReleaseEvent after the context went)
-    parts = {"bench": "locality", "args": ["--size", "1Mi", "--loads", "1024", "--sub-devices", "counts:1,1",
-                                           "--tests", "stream,chase"]}
+    parts = {"bench": "locality", "args": ["--size", "1Mi", "--loads", "1024", "--sub-devices", "counts:1,1"]}
     small = {"bench": "vecadd", "args": ["--groups", "1,2", "--slice", "4Ki"]}
     with bt.tmpdir() as d:
         suite = write_suite(d, "skips.json", {"name": "skips", "args": ["--reps", "3"],
@@ -595,7 +602,45 @@ def case_skips():
         check(bt.load_doc(out)["runs"][0]["exit_code"] == 77, "its document written")
 
 
-CASES = {"skips": case_skips, "planted": case_planted, "stopped": case_stopped, "quick-twice": case_quick_twice, "usage": case_usage, "files": case_files, "list": case_list, "require": case_require,
+
+def case_subgroups():
+    """The sub-group benchmarks are entries like any other (results/suites/README.md): a suite of
+    sg-info, sg-copy and transpose runs, each entry's points in the document; with
+    --validate-only on the command line every entry validates and times nothing."""
+    with bt.tmpdir() as d:
+        path = write_suite(d, "sg.json", {"name": "sg", "entries": [
+            {"bench": "sg-info"}, {"bench": "sg-copy", "args": ["--size", "64Ki"]},
+            {"bench": "transpose", "args": ["--n", "64"]}], "args": ["--reps", "3"]})
+        for extra in ([], ["--validate-only"]):
+            out = os.path.join(d, "sg-doc.json")
+            r = run("suite", path, *DEVICE, "--quiet", "--json", out, *extra)
+            if not check(r.code == 0, f"suite of sub-group rows {extra}: exit {r.code}", r):
+                continue
+            pts = bt.load_doc(out)["points"]
+            got = {p["benchmark"] for p in pts}
+            check(got == {"sg-info", "sg-copy", "transpose"}, f"{extra}: benchmarks {got}")
+            timed = [p for p in pts if "time_ns" in p]
+            check(bool(timed) != bool(extra), f"{extra}: {len(timed)} timed points of {len(pts)}")
+
+
+def case_folders():
+    """-o a/b/c makes the folders as mkdir -p would; --json naming a file of -o's own (an entry's
+    document, the suite's) is refused before any entry runs, nothing written."""
+    with bt.tmpdir() as d:
+        path = write_suite(d, "t.json", {"name": "t", "entries": [
+            {"bench": "vecadd", "args": ["--groups", "1", "--reps", "2"]}]})
+        out = os.path.join(d, "a", "b", "c")
+        r = run("suite", path, *DEVICE, "--quiet", "-o", out)
+        check(r.code == 0 and os.path.exists(os.path.join(out, "t-01-vecadd.json")),
+              f"-o a/b/c made: {os.listdir(out) if os.path.isdir(out) else 'no folder'}", r)
+        for clash in ("t-01-vecadd.json", [f for f in os.listdir(out) if "--t.json" in f][0]):
+            before = sorted(os.listdir(out))
+            r = run("suite", path, *DEVICE, "--quiet", "-o", out, "--json", os.path.join(out, clash))
+            check(r.code == 2 and "it is the same file as" in r.err and sorted(os.listdir(out)) == before,
+                  f"--json {clash} inside -o: refused, nothing written", r)
+
+
+CASES = {"skips": case_skips, "folders": case_folders, "subgroups": case_subgroups, "planted": case_planted, "stopped": case_stopped, "quick-twice": case_quick_twice, "usage": case_usage, "files": case_files, "list": case_list, "require": case_require,
          "adaptive": case_adaptive, "record": case_record, "outputs": case_outputs, "cache": case_cache,
          "interrupt": case_interrupt, "timeout": lambda: case_interrupt(True)}
 

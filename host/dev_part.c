@@ -232,10 +232,21 @@ size_t dev_partition(const struct dev_info *d, const struct dev_part *p, struct 
 	return n;
 }
 
+/*
+ * PoCL 3.1's pthread device releases a finished command's event on its worker thread after
+ * clFinish has returned; a sub-device released at once lets that thread read freed memory
+ * (SIGSEGV in POclReleaseEvent while the next suite entry builds, about one run in eight on a
+ * loaded host). Its sub-devices are left to the process's end.
+ */
+static bool sub_release_races(const struct dev_info *d)
+{
+	return strstr(d->platform_name, "Portable Computing Language") != NULL;
+}
+
 void dev_sub_free(struct dev_info *subs, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		if (subs[i].id && subs[i].parent)
+		if (subs[i].id && subs[i].parent && !sub_release_races(&subs[i]))
 			clReleaseDevice(subs[i].id);
 		free(subs[i].extensions);
 		subs[i].extensions = NULL;

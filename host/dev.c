@@ -351,7 +351,7 @@ static bool contains_ci(const char *hay, const char *needle)
 }
 
 /* How dev_match reads a spec that is not an index, strongest first. */
-enum match_tier { TIER_NAME, TIER_PLATFORM, TIER_SUBSTRING, N_TIERS, TIER_ANY = N_TIERS };
+enum match_tier { TIER_NAME, TIER_PLATFORM, TIER_SUBSTRING, TIER_TYPE, N_TIERS, TIER_ANY = N_TIERS };
 
 static bool tier_matches(const struct dev_name *d, enum match_tier t, const char *spec)
 {
@@ -361,6 +361,7 @@ static bool tier_matches(const struct dev_name *d, enum match_tier t, const char
 	case TIER_SUBSTRING:
 		return contains_ci(d->name, spec) || contains_ci(d->platform, spec) ||
 		       contains_ci(d->platform_version, spec);
+	case TIER_TYPE: return d->type && strcasecmp(d->type, spec) == 0;
 	default: return true;
 	}
 }

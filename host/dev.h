@@ -115,8 +115,9 @@ struct dev_name {
  *   "P:D"        platform index : device index within it;
  *   otherwise    a device's full name, case-insensitive; failing that a platform's full name;
  *                failing that a case-insensitive substring of the device name, platform name or
- *                platform version. The first of these that matches anything decides, so an
- *                exact name always beats a substring of another device's name.
+ *                platform version; failing that a device type ("gpu", "cpu": the one device of
+ *                that type). The first of these that matches anything decides, so an exact
+ *                name always beats a substring of another device's name.
  * Returns the index, or -1 with *code DEV_EXIT_USAGE and a message naming spec in err when
  * spec is "" or malformed, names no device (the devices are listed), or names more than one
  * (each match listed with its index and platform:device); *code DEV_EXIT_NO_DEVICE when n is 0.

@@ -185,6 +185,19 @@ static void test_sets(void)
 	code = 0;
 	CHECK(dev_match_set(cpus, 0, "all", out, 4, &code, err, sizeof(err)) == -1);
 	CHECK_EQ_U(code, DEV_EXIT_NO_DEVICE);
+	/* one device of a type names it as a single spec (bench validate, bench model); several:
+	 * ambiguous, each listed; a name or substring matching the word comes first */
+	static const struct dev_name one_gpu[] = {
+		{ "NVIDIA H100 80GB HBM3", "NVIDIA CUDA", "OpenCL 3.0 CUDA 12.8", "GPU", 0, 0 },
+		{ "cpu-skylake-avx512-Intel(R) Xeon(R)", "Portable Computing Language",
+		  "OpenCL 3.0 PoCL 3.1+debian  Linux", "CPU", 1, 0 },
+		{ "AMD EPYC", "Intel(R) OpenCL", "OpenCL 3.1 LINUX", "CPU", 2, 0 },
+	};
+	CHECK_EQ_U(dev_match(one_gpu, 3, "GPU", &code, err, sizeof(err)), 0);
+	CHECK_EQ_U(dev_match(one_gpu, 3, "cpu", &code, err, sizeof(err)), 1);   /* PoCL's name */
+	CHECK(dev_match(devs, N_DEVS, "gpu", &code, err, sizeof(err)) == -1);
+	CHECK_STR_CONTAINS(err, "'gpu' matches 3 devices; give one's index or platform:device:");
+	CHECK_STR_CONTAINS(err, "\n  4 (3:1) NVIDIA H100 80GB HBM3 [NVIDIA CUDA, GPU]");
 	CHECK(dev_spec_is_set("all") && dev_spec_is_set("Gpu") && dev_spec_is_set("cpu"));
 	CHECK(dev_spec_is_set("0,1") && !dev_spec_is_set("PoCL") && !dev_spec_is_set(NULL));
 }

@@ -1,6 +1,7 @@
 /*
- * bench atomics: the state shared by atomics.c (options, plan, points, views) and
- * atomics_kernels.c (builds, launch arguments and the exact validation).
+ * bench atomics: the state shared by atomics.c (options, plan, points, the row),
+ * atomics_views.c (the document's parameters, the table) and atomics_kernels.c (builds,
+ * launch arguments and the exact validation).
  */
 #ifndef BENCH_ATOMICS_HOST_H
 #define BENCH_ATOMICS_HOST_H
@@ -86,6 +87,47 @@ static inline unsigned at_sg_req(const struct at_state *p)
 {
 	return p->sgc.required ? p->sgc.width : 0;
 }
+
+struct atomics_opts {
+	unsigned scale;           /* work-items = 1024 * scale */
+	unsigned ops;             /* fetch-adds per work-item (chain: per launch) */
+	unsigned wg;              /* 0: default */
+	bool patterns[AT_NPATTERNS];
+	bool orders[AT_NORDERS];
+	unsigned api;             /* enum at_api */
+};
+
+/* One point's parameters, and what its launches measured. */
+struct at_params {
+	enum at_pattern pat;
+	enum at_order ord;
+	bool ran, c11;            /* ran: the order's program built (else skipped); c11: C11 atomics */
+	char missing[128];        /* order and scope used beyond the declared capabilities ("": none) */
+	bool caps_known;
+	uint64_t caps;            /* CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES */
+	uint64_t work_items, counters, flush_bytes;   /* flush_bytes 0: no flush */
+	unsigned wg, scale, ops, items_per_counter;
+	unsigned sg;              /* 0: none stated (the chain, or the driver's unknown choice) */
+	const char *sg_source;    /* NULL for the chain */
+	unsigned stride;          /* bytes between counters, 0: one counter per group (local-wg) */
+	double atomics;           /* per launch */
+	double ns;                /* per atomic: launch time / atomics; chain: less the overhead */
+	double overhead_ns;       /* chain: median of the 0-atomic launch */
+	double kc_cycles;         /* chain: kernel-clock ticks per atomic, -1: none read */
+};
+
+/* Atomics a second for ns per atomic (0: none). */
+static inline double at_per_s(double ns)
+{
+	return ns > 0 ? 1e9 / ns : 0;
+}
+
+/* atomics_views.c: the document's parameters, the columns, the title, the notes, the labels. */
+json_t *atomics_params_json(const struct bench_run *r, const struct bench_point *pt);
+extern const struct bench_col atomics_cols[];
+void atomics_title(const struct bench_run *r, FILE *f);
+int atomics_report(struct bench_run *r);
+void atomics_label(const struct bench_run *r, size_t i, char *buf, size_t len);
 
 extern const char *const at_pattern_names[AT_NPATTERNS];
 extern const char *const at_order_names[AT_NORDERS];

@@ -8,68 +8,17 @@
  * to the device it was made for, and the driver's query says which; an OpenCL buffer has no
  * such query, and a driver may move it to the device that uses it.
  */
-#include "row.h"
+#include "locality_host.h"
 #include "chase.h"
 #include "check.h"
-#include "usm.h"
 
 #include <CL/cl_ext.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { MEM_BUFFER, MEM_USM, N_MEM };
-enum { TEST_STREAM, TEST_CHASE, TEST_COPY, N_TEST };
-static const char *const mem_names[] = { "buffer", "usm" };
-static const char *const test_names[] = { "stream", "chase", "copy" };
+const char *const loc_mem_names[] = { "buffer", "usm" };
+const char *const loc_test_names[] = { "stream", "chase", "copy" };
 static const char *const hier_names[] = { "any", "flat", "composite" };
-
-struct locality_opts {
-	uint64_t size;           /* bytes of each owner's buffer */
-	uint64_t stride;         /* bytes between chase nodes */
-	unsigned loads;          /* dependent loads per chase launch */
-	bool memory[N_MEM];
-	bool tests[N_TEST];
-	uint64_t seed;
-	bool seed_given, memory_given;
-	unsigned hierarchy;      /* enum dev_hierarchy: the mode a multi-stack run needs */
-};
-
-
-/* A reader's kernels and its own small buffers (first written there). */
-struct loc_dev {
-	cl_program p_read, p_chase;
-	cl_kernel k_read, k_chase;
-	cl_mem out, state;
-	cl_mem copy_dst;         /* the copy test's destination, first written there */
-	size_t global, wg;       /* the stream's grid */
-	double overhead_ns;      /* a 0-load chase launch, median */
-	bool have_overhead;
-};
-
-/* The buffer an owner holds, of one memory kind. */
-struct loc_buf {
-	cl_mem mem;              /* MEM_BUFFER */
-	void *usm;               /* MEM_USM */
-	bool known;              /* the driver says where it lives */
-	char how[512];           /* how the suite knows, or why it cannot */
-};
-
-struct loc_state {
-	const struct bench_peers *peers;
-	size_t n;                /* devices */
-	struct loc_dev dev[BENCH_MAX_DEVICES];
-	struct loc_buf buf[N_MEM][BENCH_MAX_DEVICES];
-	struct usm_fns usm;
-	uint32_t *h_buf, *next, *order, *h_out;
-	uint32_t *h_copy;        /* the copy test's destination read back */
-	uint64_t nodes, words, n4;
-	unsigned stride_words;
-	double *gbps, *ns;       /* per point, 0: none */
-};
-
-struct loc_params {
-	unsigned memory, test, owner, reader;
-};
 
 #define LO(f) offsetof(struct locality_opts, f)
 static const struct cli_opt locality_cli[] = {
@@ -79,11 +28,11 @@ static const struct cli_opt locality_cli[] = {
 	  .help = "bytes between the chase's nodes, a power of two" },
 	{ "loads", "N", CLI_UINT, LO(loads), 1, 1u << 26, .def = "65536",
 	  .help = "dependent loads per chase launch" },
-	{ "memory", "LIST", CLI_NAMES, LO(memory), .names = mem_names, .n_names = N_MEM,
+	{ "memory", "LIST", CLI_NAMES, LO(memory), .names = loc_mem_names, .n_names = N_MEM,
 	  .def_note = "all the devices offer",
 	  .help = "buffer (an OpenCL buffer first written on its owner), usm (a device\n"
 		  "allocation of the owner: cl_intel_unified_shared_memory), or all" },
-	{ "tests", "LIST", CLI_NAMES, LO(tests), .names = test_names, .n_names = N_TEST, .def = "all",
+	{ "tests", "LIST", CLI_NAMES, LO(tests), .names = loc_test_names, .n_names = N_TEST, .def = "all",
 	  .help = "stream (GB/s of a read), chase (ns per dependent load), copy (GB/s of\n"
 		  "clEnqueueCopyBuffer on the reader's queue from the owner's buffer, written\n"
 		  "again on its owner before each copy: between devices, or within one), or all" },
@@ -184,7 +133,7 @@ static void plan_buffers(struct bench_run *r, const struct locality_opts *o, str
 		for (unsigned m = 0; m < N_MEM; m++) {   /* first written on its owner */
 			char err[1024];
 			if (o->memory[m] && !place(r, p, m, (unsigned)i, true, err, sizeof(err)))
-				cli_die(EXIT_FAIL, "driver: writing the %s of '%s': %s", mem_names[m],
+				cli_die(EXIT_FAIL, "driver: writing the %s of '%s': %s", loc_mem_names[m],
 					pe->label[i], err);
 		}
 	}
@@ -222,7 +171,7 @@ static json_t *placement_json(const struct locality_opts *o, const struct loc_st
 		for (size_t i = 0; i < p->n; i++)
 			json_array_append_new(a, json_pack("{s:s, s:b, s:s}", "owner", p->peers->label[i],
 							   "known", p->buf[m][i].known, "how", p->buf[m][i].how));
-		json_object_set_new(pl, mem_names[m], a);
+		json_object_set_new(pl, loc_mem_names[m], a);
 	}
 	return pl;
 }
@@ -335,7 +284,7 @@ static void locality_teardown(struct bench_run *r)
 /* ---- one point ---- */
 
 /* Point i's memory, test, owner and reader: memory, then owner, then reader, then test. */
-static void point_params(const struct bench_run *r, size_t i, struct loc_params *a)
+void loc_point_params(const struct bench_run *r, size_t i, struct loc_params *a)
 {
 	const struct locality_opts *o = r->opts;
 	const struct loc_state *p = r->state;
@@ -563,7 +512,7 @@ static void locality_point(struct bench_run *r, struct bench_point *pt)
 	struct loc_params *a = pt->params;
 	char err[1024];
 
-	point_params(r, pt->index, a);
+	loc_point_params(r, pt->index, a);
 	pt->queue = p->peers->pc[a->reader].q;
 	pt->device = p->peers->label[a->reader];
 	if (!place(r, p, a->memory, a->owner, false, err, sizeof(err))) {
@@ -582,165 +531,6 @@ static void locality_point(struct bench_run *r, struct bench_point *pt)
 }
 
 /* ---- views ---- */
-
-#define LA(pt) ((const struct loc_params *)(pt)->params)
-
-static json_t *locality_params_json(const struct bench_run *r, const struct bench_point *pt)
-{
-	const struct locality_opts *o = r->opts;
-	const struct loc_state *p = r->state;
-	const struct loc_params *a = LA(pt);
-
-	return json_pack("{s:s, s:s, s:s, s:s, s:b, s:I, s:I, s:I, s:I}", "memory", mem_names[a->memory],
-			 "test", test_names[a->test], "owner", p->peers->label[a->owner], "reader",
-			 p->peers->label[a->reader], "local", a->owner == a->reader, "bytes",
-			 (json_int_t)o->size, "stride", (json_int_t)o->stride, "loads",
-			 (json_int_t)(a->test == TEST_CHASE ? o->loads : 0), "seed", (json_int_t)o->seed);
-}
-
-#define CELL(name) static void name(const struct bench_run *r, const struct bench_point *pt, char *b, size_t n)
-CELL(cell_memory) { (void)r; snprintf(b, n, "%s", mem_names[LA(pt)->memory]); }
-CELL(cell_owner) { (void)r; snprintf(b, n, "d%u", LA(pt)->owner); }
-CELL(cell_reader) { (void)r; snprintf(b, n, "d%u", LA(pt)->reader); }
-CELL(cell_where) { (void)r; snprintf(b, n, "%s", LA(pt)->owner == LA(pt)->reader ? "local" : "remote"); }
-CELL(cell_test) { (void)r; snprintf(b, n, "%s", test_names[LA(pt)->test]); }
-CELL(cell_ns)
-{
-	const struct loc_state *p = r->state;
-	snprintf(b, n, p->ns[pt->index] > 0 ? "%.1f" : "-", p->ns[pt->index]);
-}
-
-static const struct bench_col locality_cols[] = {
-	{ "Memory", cell_memory }, { "Owner", cell_owner }, { "Reader", cell_reader },
-	{ "Where", cell_where }, { "Test", cell_test }, { "median us", bench_cell_median_us },
-	{ "CV %", bench_cell_cv }, { "GB/s", bench_cell_gbps }, { "ns/load", cell_ns },
-	{ "status", bench_cell_status }, { 0 } };
-
-static void locality_title(const struct bench_run *r, FILE *f)
-{
-	const struct loc_state *p = r->state;
-
-	fprintf(f, "locality: a buffer on its owner, read by a kernel on each device of one context\n");
-	for (size_t i = 0; i < p->n; i++)
-		fprintf(f, "  d%zu = %s\n", i, p->peers->label[i]);
-}
-
-static void locality_label(const struct bench_run *r, size_t i, char *buf, size_t len)
-{
-	struct loc_params a;
-
-	point_params(r, i, &a);
-	snprintf(buf, len, "%s d%u->d%u %s", mem_names[a.memory], a.owner, a.reader, test_names[a.test]);
-}
-
-static void locality_relate(struct bench_run *r)
-{
-	struct loc_state *p = r->state;
-
-	for (size_t i = 0; i < r->n_points; i++)
-		p->gbps[i] = r->points[i].status == POINT_OK ? bench_point_gbps(&r->points[i]) : 0;
-}
-
-/* The median of the figures v[i] > 0 of the points of test t that match (0: none). */
-static double median_of(const struct bench_run *r, const double *v, unsigned m, unsigned t,
-			int local)
-{
-	double x[4 * BENCH_MAX_DEVICES * BENCH_MAX_DEVICES];
-	size_t k = 0;
-	struct stats st;
-
-	for (size_t i = 0; i < r->n_points && k < sizeof(x) / sizeof(x[0]); i++) {
-		const struct loc_params *a = LA(&r->points[i]);
-		if (v[i] > 0 && a->memory == m && a->test == t && (a->owner == a->reader) == local)
-			x[k++] = v[i];
-	}
-	if (!k)
-		return 0;
-	stats_compute(x, k, &st);
-	return st.median;
-}
-
-/* Whether the driver says where every owner's buffer of memory kind m lives. */
-static bool known(const struct loc_state *p, unsigned m)
-{
-	bool all = true;
-
-	for (size_t i = 0; i < p->n; i++)
-		all &= p->buf[m][i].known;
-	return all;
-}
-
-static json_t *pos_or_null(double v)
-{
-	return v > 0 ? json_real(v) : json_null();
-}
-
-/*
- * Why a remote stream may read as fast as a local one: an OpenCL buffer has no query of where
- * it lives, and the driver may move it to the device that reads it before the first read, so
- * the timed reads after it are local (on 2 x H100, NVIDIA's driver: remote 2847.6 against
- * local 2850.4 GB/s, while the copy test, which writes the buffer again on its owner before
- * each copy, moves it between the devices). NULL where the remote stream is slower.
- */
-static const char *migrated_note(const struct bench_run *r, unsigned m, double lg, double rg)
-{
-	if (m != MEM_BUFFER || !(lg > 0 && rg > 0) || rg < 0.9 * lg ||
-	    (r->dev->type & CL_DEVICE_TYPE_CPU))   /* a CPU's memory is the host's either way */
-		return NULL;
-	return strstr(r->dev->platform_name, "NVIDIA")
-		       ? "remote reads as fast as local: NVIDIA's driver migrates a buffer to the device "
-			 "that reads it before the read, so after the first read the timed ones are local "
-			 "(the copy test writes it again on its owner before each copy: between devices)"
-		       : "remote reads as fast as local: where the buffer lives is not known (OpenCL has no "
-			 "query), and a driver may migrate it to the device that reads it, so the timed reads "
-			 "may be local ones (the copy test writes it again on its owner before each copy)";
-}
-
-/* Local against remote, per memory kind and test: medians over the pairs, side by side. */
-static json_t *summary_of(struct bench_run *r, unsigned m)
-{
-	const struct loc_state *p = r->state;
-	double lg = median_of(r, p->gbps, m, TEST_STREAM, 1), rg = median_of(r, p->gbps, m, TEST_STREAM, 0);
-	double ln = median_of(r, p->ns, m, TEST_CHASE, 1), rn = median_of(r, p->ns, m, TEST_CHASE, 0);
-	double lc = median_of(r, p->gbps, m, TEST_COPY, 1), rc = median_of(r, p->gbps, m, TEST_COPY, 0);
-	const char *why = migrated_note(r, m, lg, rg);
-
-	if (!r->co->quiet) {
-		printf("  %-6s  stream GB/s local %.2f, remote %.2f (x%.3f); chase ns/load local %.1f, "
-		       "remote %.1f (x%.3f)", mem_names[m], lg, rg, lg > 0 ? rg / lg : 0, ln, rn,
-		       ln > 0 ? rn / ln : 0);
-		if (lc > 0 || rc > 0)
-			printf("; copy GB/s within a device %.2f, between devices %.2f", lc, rc);
-		printf("; placement %s\n", known(p, m) ? "known (the driver's query)"
-						       : "not known (see the document)");
-		if (why)
-			printf("          note: %s\n", why);
-	}
-	json_t *s = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:b}",
-		"local_gbps", pos_or_null(lg), "remote_gbps", pos_or_null(rg),
-		"remote_over_local_gbps", pos_or_null(lg > 0 && rg > 0 ? rg / lg : 0),
-		"local_ns_per_load", pos_or_null(ln), "remote_ns_per_load", pos_or_null(rn),
-		"remote_over_local_ns", pos_or_null(ln > 0 && rn > 0 ? rn / ln : 0),
-		"placement_known", known(p, m));
-	json_object_set_new(s, "copy_local_gbps", pos_or_null(lc));
-	json_object_set_new(s, "copy_remote_gbps", pos_or_null(rc));
-	json_object_set_new(s, "note", why ? json_string(why) : json_null());
-	return s;
-}
-
-static int locality_report(struct bench_run *r)
-{
-	const struct locality_opts *o = r->opts;
-	json_t *sum = json_object();
-
-	if (!r->co->quiet)
-		printf("\nlocal against remote (medians over the devices):\n");
-	for (unsigned m = 0; m < N_MEM; m++)
-		if (o->memory[m])
-			json_object_set_new(sum, mem_names[m], summary_of(r, m));
-	json_object_set_new(r->doc, "locality", sum);
-	return EXIT_OK;
-}
 
 /* What plan builds on each device: the stream's read and latency's chase (no options). */
 static void loc_builds(struct bench_builds *b)

@@ -1,0 +1,166 @@
+/*
+ * bench locality's report: each point's parameters in the document, the table's columns, and
+ * local against remote per memory kind and test, with why a remote read may look local.
+ */
+#include "locality_host.h"
+#include "stats.h"
+
+#include <stdio.h>
+#include <string.h>
+
+json_t *locality_params_json(const struct bench_run *r, const struct bench_point *pt)
+{
+	const struct locality_opts *o = r->opts;
+	const struct loc_state *p = r->state;
+	const struct loc_params *a = LA(pt);
+
+	return json_pack("{s:s, s:s, s:s, s:s, s:b, s:I, s:I, s:I, s:I}", "memory", loc_mem_names[a->memory],
+			 "test", loc_test_names[a->test], "owner", p->peers->label[a->owner], "reader",
+			 p->peers->label[a->reader], "local", a->owner == a->reader, "bytes",
+			 (json_int_t)o->size, "stride", (json_int_t)o->stride, "loads",
+			 (json_int_t)(a->test == TEST_CHASE ? o->loads : 0), "seed", (json_int_t)o->seed);
+}
+
+#define CELL(name) static void name(const struct bench_run *r, const struct bench_point *pt, char *b, size_t n)
+CELL(cell_memory) { (void)r; snprintf(b, n, "%s", loc_mem_names[LA(pt)->memory]); }
+CELL(cell_owner) { (void)r; snprintf(b, n, "d%u", LA(pt)->owner); }
+CELL(cell_reader) { (void)r; snprintf(b, n, "d%u", LA(pt)->reader); }
+CELL(cell_where) { (void)r; snprintf(b, n, "%s", LA(pt)->owner == LA(pt)->reader ? "local" : "remote"); }
+CELL(cell_test) { (void)r; snprintf(b, n, "%s", loc_test_names[LA(pt)->test]); }
+CELL(cell_ns)
+{
+	const struct loc_state *p = r->state;
+	snprintf(b, n, p->ns[pt->index] > 0 ? "%.1f" : "-", p->ns[pt->index]);
+}
+
+const struct bench_col locality_cols[] = {
+	{ "Memory", cell_memory }, { "Owner", cell_owner }, { "Reader", cell_reader },
+	{ "Where", cell_where }, { "Test", cell_test }, { "median us", bench_cell_median_us },
+	{ "CV %", bench_cell_cv }, { "GB/s", bench_cell_gbps }, { "ns/load", cell_ns },
+	{ "status", bench_cell_status }, { 0 } };
+
+void locality_title(const struct bench_run *r, FILE *f)
+{
+	const struct loc_state *p = r->state;
+
+	fprintf(f, "locality: a buffer on its owner, read by a kernel on each device of one context\n");
+	for (size_t i = 0; i < p->n; i++)
+		fprintf(f, "  d%zu = %s\n", i, p->peers->label[i]);
+}
+
+void locality_label(const struct bench_run *r, size_t i, char *buf, size_t len)
+{
+	struct loc_params a;
+
+	loc_point_params(r, i, &a);
+	snprintf(buf, len, "%s d%u->d%u %s", loc_mem_names[a.memory], a.owner, a.reader, loc_test_names[a.test]);
+}
+
+void locality_relate(struct bench_run *r)
+{
+	struct loc_state *p = r->state;
+
+	for (size_t i = 0; i < r->n_points; i++)
+		p->gbps[i] = r->points[i].status == POINT_OK ? bench_point_gbps(&r->points[i]) : 0;
+}
+
+/* The median of the figures v[i] > 0 of the points of test t that match (0: none). */
+static double median_of(const struct bench_run *r, const double *v, unsigned m, unsigned t,
+			int local)
+{
+	double x[4 * BENCH_MAX_DEVICES * BENCH_MAX_DEVICES];
+	size_t k = 0;
+	struct stats st;
+
+	for (size_t i = 0; i < r->n_points && k < sizeof(x) / sizeof(x[0]); i++) {
+		const struct loc_params *a = LA(&r->points[i]);
+		if (v[i] > 0 && a->memory == m && a->test == t && (a->owner == a->reader) == local)
+			x[k++] = v[i];
+	}
+	if (!k)
+		return 0;
+	stats_compute(x, k, &st);
+	return st.median;
+}
+
+/* Whether the driver says where every owner's buffer of memory kind m lives. */
+static bool known(const struct loc_state *p, unsigned m)
+{
+	bool all = true;
+
+	for (size_t i = 0; i < p->n; i++)
+		all &= p->buf[m][i].known;
+	return all;
+}
+
+static json_t *pos_or_null(double v)
+{
+	return v > 0 ? json_real(v) : json_null();
+}
+
+/*
+ * Why a remote stream may read as fast as a local one: an OpenCL buffer has no query of where
+ * it lives, and the driver may move it to the device that reads it before the first read, so
+ * the timed reads after it are local (on 2 x H100, NVIDIA's driver: remote 2847.6 against
+ * local 2850.4 GB/s, while the copy test, which writes the buffer again on its owner before
+ * each copy, moves it between the devices). NULL where the remote stream is slower.
+ */
+static const char *migrated_note(const struct bench_run *r, unsigned m, double lg, double rg)
+{
+	if (m != MEM_BUFFER || !(lg > 0 && rg > 0) || rg < 0.9 * lg ||
+	    (r->dev->type & CL_DEVICE_TYPE_CPU))   /* a CPU's memory is the host's either way */
+		return NULL;
+	return strstr(r->dev->platform_name, "NVIDIA")
+		       ? "remote reads as fast as local: NVIDIA's driver migrates a buffer to the device "
+			 "that reads it before the read, so after the first read the timed ones are local "
+			 "(the copy test writes it again on its owner before each copy: between devices)"
+		       : "remote reads as fast as local: where the buffer lives is not known (OpenCL has no "
+			 "query), and a driver may migrate it to the device that reads it, so the timed reads "
+			 "may be local ones (the copy test writes it again on its owner before each copy)";
+}
+
+/* Local against remote, per memory kind and test: medians over the pairs, side by side. */
+static json_t *summary_of(struct bench_run *r, unsigned m)
+{
+	const struct loc_state *p = r->state;
+	double lg = median_of(r, p->gbps, m, TEST_STREAM, 1), rg = median_of(r, p->gbps, m, TEST_STREAM, 0);
+	double ln = median_of(r, p->ns, m, TEST_CHASE, 1), rn = median_of(r, p->ns, m, TEST_CHASE, 0);
+	double lc = median_of(r, p->gbps, m, TEST_COPY, 1), rc = median_of(r, p->gbps, m, TEST_COPY, 0);
+	const char *why = migrated_note(r, m, lg, rg);
+
+	if (!r->co->quiet) {
+		printf("  %-6s  stream GB/s local %.2f, remote %.2f (x%.3f); chase ns/load local %.1f, "
+		       "remote %.1f (x%.3f)", loc_mem_names[m], lg, rg, lg > 0 ? rg / lg : 0, ln, rn,
+		       ln > 0 ? rn / ln : 0);
+		if (lc > 0 || rc > 0)
+			printf("; copy GB/s within a device %.2f, between devices %.2f", lc, rc);
+		printf("; placement %s\n", known(p, m) ? "known (the driver's query)"
+						       : "not known (see the document)");
+		if (why)
+			printf("          note: %s\n", why);
+	}
+	json_t *s = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:b}",
+		"local_gbps", pos_or_null(lg), "remote_gbps", pos_or_null(rg),
+		"remote_over_local_gbps", pos_or_null(lg > 0 && rg > 0 ? rg / lg : 0),
+		"local_ns_per_load", pos_or_null(ln), "remote_ns_per_load", pos_or_null(rn),
+		"remote_over_local_ns", pos_or_null(ln > 0 && rn > 0 ? rn / ln : 0),
+		"placement_known", known(p, m));
+	json_object_set_new(s, "copy_local_gbps", pos_or_null(lc));
+	json_object_set_new(s, "copy_remote_gbps", pos_or_null(rc));
+	json_object_set_new(s, "note", why ? json_string(why) : json_null());
+	return s;
+}
+
+int locality_report(struct bench_run *r)
+{
+	const struct locality_opts *o = r->opts;
+	json_t *sum = json_object();
+
+	if (!r->co->quiet)
+		printf("\nlocal against remote (medians over the devices):\n");
+	for (unsigned m = 0; m < N_MEM; m++)
+		if (o->memory[m])
+			json_object_set_new(sum, loc_mem_names[m], summary_of(r, m));
+	json_object_set_new(r->doc, "locality", sum);
+	return EXIT_OK;
+}

@@ -6,6 +6,7 @@
  * float, so a point enters only where every document timed it.
  */
 #include "otava.h"
+#include "point_name.h"
 #include "mem.h"
 
 #include <stdarg.h>

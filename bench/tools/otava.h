@@ -7,9 +7,6 @@
 
 #include "compare_doc.h"
 
-/* The test name of a point: benchmark.variant/param=value/... (export.c, LNT's too). */
-void export_test_name(const struct cmp_point *p, char *buf, size_t len);
-
 /*
  * The CSV of docs (in the order given): columns time (the document's timestamp as
  * "YYYY-MM-DD HH:MM:SS +0000"), run (1, 2, ...) and one per point timed in every document,

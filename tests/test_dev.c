@@ -185,8 +185,16 @@ static void test_sets(void)
 	code = 0;
 	CHECK(dev_match_set(cpus, 0, "all", out, 4, &code, err, sizeof(err)) == -1);
 	CHECK_EQ_U(code, DEV_EXIT_NO_DEVICE);
-	/* one device of a type names it as a single spec (bench validate, bench model); several:
-	 * ambiguous, each listed; a name or substring matching the word comes first */
+	CHECK(dev_spec_is_set("all") && dev_spec_is_set("Gpu") && dev_spec_is_set("cpu"));
+	CHECK(dev_spec_is_set("0,1") && !dev_spec_is_set("PoCL") && !dev_spec_is_set(NULL));
+}
+
+/* One device of a type names it as a single spec (bench validate, bench model); several:
+ * ambiguous, each listed; a name or substring matching the word comes first. */
+static void test_type_spec(void)
+{
+	char err[1024] = "";
+	int code = 0;
 	static const struct dev_name one_gpu[] = {
 		{ "NVIDIA H100 80GB HBM3", "NVIDIA CUDA", "OpenCL 3.0 CUDA 12.8", "GPU", 0, 0 },
 		{ "cpu-skylake-avx512-Intel(R) Xeon(R)", "Portable Computing Language",
@@ -198,8 +206,6 @@ static void test_sets(void)
 	CHECK(dev_match(devs, N_DEVS, "gpu", &code, err, sizeof(err)) == -1);
 	CHECK_STR_CONTAINS(err, "'gpu' matches 3 devices; give one's index or platform:device:");
 	CHECK_STR_CONTAINS(err, "\n  4 (3:1) NVIDIA H100 80GB HBM3 [NVIDIA CUDA, GPU]");
-	CHECK(dev_spec_is_set("all") && dev_spec_is_set("Gpu") && dev_spec_is_set("cpu"));
-	CHECK(dev_spec_is_set("0,1") && !dev_spec_is_set("PoCL") && !dev_spec_is_set(NULL));
 }
 
 /* --sub-devices: the forms accepted, written back as given, and every malformed one named. */
@@ -253,6 +259,7 @@ static void test_partitions(void)
 int main(void)
 {
 	test_sets();
+	test_type_spec();
 	test_partitions();
 	test_picks();
 	test_empty();

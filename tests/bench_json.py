@@ -66,13 +66,7 @@ def main() -> int:
     else:
         check_schema(doc, errors)
         check_points(a, doc["points"], errors)
-    if errors:
-        print("command:", " ".join(cmd))
-        print("\n".join(errors[:40]))
-        print(r.output())
-        return 1
-    print(r.out)
-    return 0
+    return bt.errors_verdict(cmd, r, errors)
 
 
 def check_points(a, pts, errors):

@@ -93,6 +93,18 @@ def after_dashes(args):
     return list(args[1:] if args and args[0] == "--" else args)
 
 
+def errors_verdict(cmd, r, errors):
+    """A checking script's exit code: 1 printing the command, its first 40 errors and the run's
+    output where there are errors; else 0 printing the run's stdout."""
+    if errors:
+        print("command:", " ".join(cmd))
+        print("\n".join(errors[:40]))
+        print(r.output())
+        return 1
+    print(r.out)
+    return 0
+
+
 def environ(env=None):
     """The environment of a command: this process's with env's variables set over it (None:
     this process's, unchanged)."""

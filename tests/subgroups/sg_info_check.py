@@ -56,13 +56,7 @@ def main() -> int:
         errors.append(f"{len(pts)} points, expected {a.points}")
     by_key = check_points(a, pts, errors)
     check_expected(a.expect, by_key, errors)
-    if errors:
-        print("command:", " ".join(cmd))
-        print("\n".join(errors[:40]))
-        print(r.output())
-        return 1
-    print(r.out)
-    return 0
+    return bt.errors_verdict(cmd, r, errors)
 
 
 def check_points(a, pts, errors):

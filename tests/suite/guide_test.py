@@ -31,7 +31,7 @@ from benchtest import check  # noqa: E402
 BENCH = sys.argv[1]
 CASE = sys.argv[2]
 REST = sys.argv[3:]
-DEVICE = REST[REST.index("--") + 1:REST.index("--") + 3] if "--" in REST else []
+DEVICE = bt.after_dashes(REST)
 SUITES = Path(__file__).resolve().parents[2] / "results" / "suites"
 WITH_FIGURES = {"vectoradd1-tgl", "vectoradd2-tgl", "vec-add-gen9", "barrier-tgl", "latency-max"}
 

@@ -163,6 +163,10 @@ static enum cmp_verdict interval_verdict(struct cmp_row *r, double lo, double hi
 	if (hi - lo > 2 * band)
 		note(r, "too noisy for the band: the interval %+.1f..%+.1f %%%s is wider than +-%g %%",
 		     (lo - 1) * 100, (hi - 1) * 100, units, band * 100);
+	else if (lo <= 1 && hi >= 1)
+		/* no change seen, yet not shown to lie inside the band: the spread, not a change */
+		note(r, "too noisy to place inside the band: the interval %+.1f..%+.1f %%%s holds no "
+		     "change but reaches past +-%g %%", (lo - 1) * 100, (hi - 1) * 100, units, band * 100);
 	else
 		note(r, "a change near the band's edge: the interval %+.1f..%+.1f %%%s reaches past "
 		     "+-%g %%%s", (lo - 1) * 100, (hi - 1) * 100, units, band * 100,

@@ -36,6 +36,15 @@ def case_equivalence():
     wide = [g for g in v if v[g] == "inconclusive" and "too noisy for the band" in notes(j, g)]
     check(wide and "unchanged" not in v.values(),
           f"equivalence: noisy points are not shown unchanged: {v}", r)
+    # the same samples both sides, as noisy as a shared CPU: never a change; an interval that
+    # holds 1 yet reaches past an edge is the spread (too noisy), never "a change near the edge"
+    same = doc(sweep(16, cv=1.7))
+    r = compare(same, same)
+    v, j = verdicts(r)
+    held = [g for g in v if "holds no change" in notes(j, g)]
+    check(set(v.values()) <= {"unchanged", "inconclusive"} and held and
+          all("too noisy" in notes(j, g) for g in v if v[g] == "inconclusive"),
+          f"equivalence: a document against itself: {v} {[notes(j, g) for g in held]}", r)
     # quiet and equal: the interval within the band, unchanged
     r = compare(base, doc(sweep(4, seed=1, cv=0.3)))
     v, _ = verdicts(r)

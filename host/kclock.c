@@ -122,3 +122,19 @@ double kclock_median(double *v, size_t n)
 	qsort(v, n, sizeof(*v), cmp_d);
 	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
+
+void kclock_print_title(FILE *f, const struct kclock *k, uint32_t clock_mhz, const char *what,
+			unsigned launches)
+{
+	if (clock_mhz)
+		fprintf(f, "cycles from the nominal clock, CL_DEVICE_MAX_CLOCK_FREQUENCY = %u MHz\n",
+			clock_mhz);
+	else
+		fprintf(f, "cycles: none (CL_DEVICE_MAX_CLOCK_FREQUENCY reports 0 MHz)\n");
+	if (k->scope != KCLOCK_NONE)
+		fprintf(f, "%s read inside the kernel: %s (cl_khr_kernel_clock, %s scope), %u launches "
+			"after the timed ones\n", what, kclock_builtin(k->scope),
+			kclock_scope_name(k->scope), launches);
+	else
+		fprintf(f, "%s read inside the kernel: none (%s)\n", what, k->reason);
+}

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 struct dev_info;
 
@@ -44,6 +45,14 @@ const char *kclock_builtin(enum kclock_scope s);
  * reason, note}; `what` names what the clock times ("the chain of dependent loads").
  */
 json_t *kclock_json(const struct kclock *k, const char *what, unsigned launches);
+
+/*
+ * A title's two lines on cycles: those from the nominal clock (clock_mhz, 0 where the
+ * device reports none) and those read inside the kernel, `what` naming them ("clock
+ * cycles"), `launches` the untimed launches that read them.
+ */
+void kclock_print_title(FILE *f, const struct kclock *k, uint32_t clock_mhz, const char *what,
+			unsigned launches);
 
 /* Median of v[0..n) (reorders v); 0 for n = 0. */
 double kclock_median(double *v, size_t n);

@@ -117,17 +117,7 @@ void atomics_title(const struct bench_run *r, FILE *f)
 	else
 		fprintf(f, "sub-group size: %s", p->sg_source);
 	fprintf(f, p->sgc.forced ? " (--sg-backend %s)\n" : "\n", sgb_name(p->sgc.backend));
-	if (d->clock_mhz)
-		fprintf(f, "cycles from the nominal clock, CL_DEVICE_MAX_CLOCK_FREQUENCY = %u MHz\n",
-			d->clock_mhz);
-	else
-		fprintf(f, "cycles: none (CL_DEVICE_MAX_CLOCK_FREQUENCY reports 0 MHz)\n");
-	if (p->kc.scope != KCLOCK_NONE)
-		fprintf(f, "chain's clock cycles read inside the kernel: %s (cl_khr_kernel_clock, %s "
-			"scope), %u launches after the timed ones\n", kclock_builtin(p->kc.scope),
-			kclock_scope_name(p->kc.scope), AT_KCLOCK_LAUNCHES);
-	else
-		fprintf(f, "chain's clock cycles read inside the kernel: none (%s)\n", p->kc.reason);
+	kclock_print_title(f, &p->kc, d->clock_mhz, "chain's clock cycles", AT_KCLOCK_LAUNCHES);
 	if (p->flush_bytes)
 		fprintf(f, "flush: %llu bytes read before each timed launch (last-level cache %llu "
 			"bytes, %s)\n", (unsigned long long)p->flush_bytes, (unsigned long long)p->llc,

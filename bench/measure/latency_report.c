@@ -149,17 +149,7 @@ void latency_title(const struct bench_run *r, FILE *f)
 	fprintf(f, "latency on %s (%s): random cyclic chain, nodes %u bytes apart, %u loads per "
 		"chase per launch, %u chases in the per-CU variant\n", r->dev->name,
 		r->dev->platform_name, p->stride, o->loads, p->cus);
-	if (r->dev->clock_mhz)
-		fprintf(f, "cycles from the nominal clock, CL_DEVICE_MAX_CLOCK_FREQUENCY = %u MHz\n",
-			r->dev->clock_mhz);
-	else
-		fprintf(f, "cycles: none (CL_DEVICE_MAX_CLOCK_FREQUENCY reports 0 MHz)\n");
-	if (p->kc.scope != KCLOCK_NONE)
-		fprintf(f, "clock cycles read inside the kernel: %s (cl_khr_kernel_clock, %s scope), "
-			"%u launches after the timed ones\n", kclock_builtin(p->kc.scope),
-			kclock_scope_name(p->kc.scope), LAT_KCLOCK_LAUNCHES);
-	else
-		fprintf(f, "clock cycles read inside the kernel: none (%s)\n", p->kc.reason);
+	kclock_print_title(f, &p->kc, r->dev->clock_mhz, "clock cycles", LAT_KCLOCK_LAUNCHES);
 }
 
 /* The reason of every point that failed (the harness lists the ok points' notes under the table). */

@@ -18,6 +18,8 @@ struct ceil_size {
 	size_t bytes;                 /* 0: unused */
 	double copy_ns, kernel_ns;    /* medians (kernel 0: not run) */
 	json_t *copy_stats, *kernel_stats;
+	/* what the host's clock found against each copy's events ("": they agreed) */
+	char copy_why[512], kernel_why[512];
 };
 
 struct bench_ceiling {
@@ -100,9 +102,12 @@ static bool kernel_copied(struct bench_run *r, cl_mem src, cl_mem dst, size_t wo
 	return ok && check_tally_reason(&t, err, len) == 0;
 }
 
-/* Times commands into a statistics object; returns the median (exit 1 on a driver failure). */
+/*
+ * Times commands into a statistics object; returns the median (exit 1 on a driver failure),
+ * and in why what the host's clock found against the events ("": they agreed).
+ */
 static double time_copy(struct bench_run *r, time_enqueue_fn fn, void *arg, size_t bytes,
-			const char *what, json_t **stats)
+			const char *what, json_t **stats, char *why, size_t wlen)
 {
 	unsigned reps = r->co->reps;
 	double *t = bench_alloc(2 * (size_t)reps * sizeof(double));
@@ -117,6 +122,7 @@ static double time_copy(struct bench_run *r, time_enqueue_fn fn, void *arg, size
 	}
 	if (!time_run(r->pc.q, fn, arg, r->co->warmup, reps, t, t + reps, err, sizeof(err)))
 		cli_die(EXIT_FAIL, "driver: the %s of %zu bytes (the ceiling): %s", what, bytes, err);
+	harness_witness_samples(r, t, t + reps, reps, why, wlen);
 	stats_compute(t, reps, &st);
 	json_decref(*stats);
 	*stats = res_stats_json(&st, t, reps);
@@ -126,7 +132,7 @@ static double time_copy(struct bench_run *r, time_enqueue_fn fn, void *arg, size
 
 /* The stream_copy kernel of `bytes` (a multiple of 4), validated then timed; 0 if not built. */
 static double time_kernel(struct bench_run *r, struct bench_ceiling *c, cl_mem src, cl_mem dst,
-			  size_t bytes, json_t **stats)
+			  size_t bytes, json_t **stats, char *why, size_t wlen)
 {
 	cl_ulong words = bytes / 4;
 	size_t wg = r->dev->max_wg < 256 ? r->dev->max_wg : 256;
@@ -142,7 +148,7 @@ static double time_kernel(struct bench_run *r, struct bench_ceiling *c, cl_mem s
 	    !kernel_copied(r, src, dst, (size_t)words, err, sizeof(err)))
 		cli_die(EXIT_FAIL, "driver: the stream_copy kernel of %zu bytes (the ceiling): %s", bytes,
 			err);
-	return time_copy(r, time_enqueue_launch, &l, bytes, "stream_copy kernel", stats);
+	return time_copy(r, time_enqueue_launch, &l, bytes, "stream_copy kernel", stats, why, wlen);
 }
 
 /* The entry of `bytes`, measured on first use. */
@@ -160,8 +166,9 @@ static const struct ceil_size *size_entry(struct bench_run *r, struct bench_ceil
 	json_decref(e->kernel_stats);
 	memset(e, 0, sizeof(*e));
 	e->copy_ns = time_copy(r, time_enqueue_copy, &copy, pt->ceil_bytes, "clEnqueueCopyBuffer",
-			       &e->copy_stats);
-	e->kernel_ns = time_kernel(r, c, pt->ceil_src, pt->ceil_dst, pt->ceil_bytes, &e->kernel_stats);
+			       &e->copy_stats, e->copy_why, sizeof(e->copy_why));
+	e->kernel_ns = time_kernel(r, c, pt->ceil_src, pt->ceil_dst, pt->ceil_bytes, &e->kernel_stats,
+				   e->kernel_why, sizeof(e->kernel_why));
 	e->bytes = pt->ceil_bytes;
 	return e;
 }
@@ -178,11 +185,16 @@ void bench_ceiling_measure(struct bench_run *r, struct bench_point *pt)
 	if (!c->tried)
 		build_kernel(r, c);
 	e = size_entry(r, c, pt);
-	pt->ceil_copy_ns = e->copy_ns;
-	pt->ceil_kernel_ns = e->kernel_ns;
+	/* a copy whose events the host's clock contradicts is no ceiling (its statistics stay) */
+	pt->ceil_copy_ns = e->copy_why[0] ? 0 : e->copy_ns;
+	pt->ceil_kernel_ns = e->kernel_why[0] ? 0 : e->kernel_ns;
 	pt->ceil_stats = json_incref(e->copy_stats);
 	pt->ceil_kernel_stats = e->kernel_ns > 0 ? json_incref(e->kernel_stats) : NULL;
-	bool kernel = e->kernel_ns > 0 && e->kernel_ns < e->copy_ns;
-	pt->ceil_ns = kernel ? e->kernel_ns : e->copy_ns;
+	bool kernel = pt->ceil_kernel_ns > 0 && (!pt->ceil_copy_ns || pt->ceil_kernel_ns < pt->ceil_copy_ns);
+	pt->ceil_ns = kernel ? pt->ceil_kernel_ns : pt->ceil_copy_ns;
 	pt->ceil_by = kernel ? "stream_copy kernel" : "clEnqueueCopyBuffer";
+	if (e->copy_why[0])
+		bench_note(pt, "clEnqueueCopyBuffer is not a ceiling: clock: %s", e->copy_why);
+	if (e->kernel_why[0])
+		bench_note(pt, "the stream_copy kernel is not a ceiling: clock: %s", e->kernel_why);
 }

@@ -156,8 +156,34 @@ cl_int harness_enqueue_cold(void *arg, cl_command_queue q, cl_event *ev);
  * in ns to dev, after warmup untimed ones. Exit 1 naming the driver's error where it fails.
  */
 void harness_clock_probe(struct bench_run *r, cl_command_queue q, unsigned warmup, double *dev);
+/*
+ * The clock probe of `rounds` rounds on q, n timed launches (no warm-up): event and host
+ * times in ns. False with the driver's error in err.
+ */
+bool harness_probe_times(struct bench_run *r, cl_command_queue q, cl_uint rounds, unsigned n,
+			 double *dev, double *wall, char *err, size_t len);
 /* Releases the harness's own kernels of the session and their buffers. */
 void harness_own_free(struct bench_session *s);
+
+/* ---- witness.c: the host's clock against the driver's ---- */
+/*
+ * Holds a measured ok point's event times against the host's waits (and the session's check
+ * of the driver's profiling clock, made at the first call): a point whose clocks disagree is
+ * suspect, the reason naming what disagreed. pt->clock records the finding either way.
+ */
+void harness_witness_point(struct bench_run *r, struct bench_point *pt);
+/*
+ * The same rules for other timed samples (a ceiling's copies): "" in why where event and
+ * host agree, else what disagreed.
+ */
+void harness_witness_samples(struct bench_run *r, const double *dev, const double *wall, size_t n,
+			     char *why, size_t len);
+/* The session's check of the driver's profiling clock (null where none was made). */
+json_t *harness_clock_check_json(const struct bench_session *s);
+/* A point's `clock` member (NULL where it was not timed). */
+json_t *harness_clock_json(const struct bench_point *pt);
+/* Frees the session's check. */
+void harness_witness_free(struct bench_session *s);
 
 /* ---- measure.c ---- */
 /* The point's `repetitions` (taken, min, max, stop, targets, timed_s), NULL: not the harness's loop. */

@@ -91,14 +91,20 @@ static bool timed_launch(struct bench_run *r, struct bench_point *pt, time_enque
 	cl_command_queue q = pt->queue ? pt->queue : r->pc.q;
 	size_t i = pt->n;
 	int64_t host = s->have_origin ? 0 : unix_ns();
+	struct time_stamps ts;
 	uint64_t start;
 
 	if (prep && !prep(r, prep_arg, (unsigned)i, err, len))
 		return false;
 	if (r->cold)   /* waited for: wall_ns is the launch's alone */
 		harness_cache_flush(r, q, true);
-	if (!time_once(q, fn, arg, &pt->dev_ns[i], &pt->wall_ns[i], &start, err, len))
+	if (!time_once_stamps(q, fn, arg, &ts, err, len))
 		return false;
+	pt->dev_ns[i] = time_span_ns(ts.start, ts.end);
+	pt->wall_ns[i] = ts.host_ns;
+	start = ts.start;
+	if (!time_stamps_ordered(&ts) && !pt->clock.disordered++)
+		pt->clock.first_disorder = ts;
 	if (!s->have_origin) {
 		s->have_origin = true;
 		s->origin_dev_ns = start;
@@ -159,6 +165,7 @@ bool bench_point_measure_prep(struct bench_run *r, struct bench_point *pt, time_
 	pt->dev_ns = NULL;
 	pt->n = 0;
 	pt->reps = (struct bench_reps){ 0 };
+	pt->clock.disordered = 0;
 	samples_room(pt, 0, cap);
 	/* the probe's program is the run's device's: a point on another's queue has none */
 	pt->probed = q == r->pc.q;

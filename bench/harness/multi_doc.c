@@ -151,7 +151,6 @@ static json_t *num_or_null(double v)
 static json_t *device_json(const struct multi *m, size_t i, const struct bench_point *pt, size_t k,
 			   double *gbps, double *alone_gbps)
 {
-	static const char *const st[] = { "ok", "failed", "skipped" };
 	const json_t *a = alone_point(m, i, k);
 	bool ok = pt->status == POINT_OK && pt->n;
 	double am = a ? json_number_value(json_object_get(json_object_get(a, "time_ns"), "median")) : 0;
@@ -159,7 +158,7 @@ static json_t *device_json(const struct multi *m, size_t i, const struct bench_p
 	*gbps = ok ? bench_point_gbps(pt) : 0;
 	*alone_gbps = a ? json_number_value(json_object_get(json_object_get(a, "metrics"), "gbps")) : 0;
 	return json_pack("{s:s, s:s, s:I, s:o, s:o, s:o, s:o}", "device", m->ds.label[i],
-			 "status", st[pt->status], "launches", (json_int_t)pt->n,
+			 "status", bench_status_names[pt->status], "launches", (json_int_t)pt->n,
 			 "median_ns", num_or_null(ok ? pt->time.median : 0), "gbps", num_or_null(*gbps),
 			 "alone_median_ns", num_or_null(am), "alone_gbps", num_or_null(*alone_gbps));
 }

@@ -152,6 +152,22 @@ void harness_clock_probe(struct bench_run *r, cl_command_queue q, unsigned warmu
 		cli_die(EXIT_FAIL, "driver: the clock probe (clock_probe.cl): %s", err);
 }
 
+bool harness_probe_times(struct bench_run *r, cl_command_queue q, cl_uint rounds, unsigned n,
+			 double *dev, double *wall, char *err, size_t len)
+{
+	struct harness_own *s = own_of(r->sess);
+	cl_uint usual = HARNESS_PROBE_ROUNDS;
+	bool ok;
+
+	if (!s->probe_k && !probe_make(r, s, err, len))
+		return false;
+	struct time_launch l = { s->probe_k, 1, 1 };
+	ok = PROG_SET_ARGS(s->probe_k, err, len, PROG_ARG(s->probe_buf), PROG_ARG(rounds)) &&
+	     time_run(q, time_enqueue_launch, &l, 0, n, dev, wall, err, len);
+	/* the probe beside every point keeps its own rounds */
+	return PROG_SET_ARGS(s->probe_k, err, len, PROG_ARG(s->probe_buf), PROG_ARG(usual)) && ok;
+}
+
 cl_int harness_enqueue_cold(void *arg, cl_command_queue q, cl_event *ev)
 {
 	struct harness_cold_cmd *c = arg;

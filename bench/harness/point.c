@@ -4,6 +4,8 @@
 #include <stdarg.h>
 #include <string.h>
 
+const char *const bench_status_names[] = { "ok", "failed", "skipped", "suspect" };
+
 static void set_reason(struct bench_point *pt, const char *fmt, va_list ap)
 {
 	size_t len = strlen(pt->reason);
@@ -32,6 +34,18 @@ void bench_skip(struct bench_point *pt, const char *fmt, ...)
 	va_list ap;
 
 	pt->status = POINT_SKIPPED;
+	va_start(ap, fmt);
+	set_reason(pt, fmt, ap);
+	va_end(ap);
+}
+
+void bench_suspect(struct bench_point *pt, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (pt->status != POINT_OK)
+		return;
+	pt->status = POINT_SUSPECT;
 	va_start(ap, fmt);
 	set_reason(pt, fmt, ap);
 	va_end(ap);

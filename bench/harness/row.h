@@ -175,7 +175,32 @@ struct bench_row {
 	void (*checks)(struct bench_check_plan *p);
 };
 
-enum point_status { POINT_OK, POINT_FAILED, POINT_SKIPPED };
+/*
+ * A point's outcome. SUSPECT: measured and validated, but its times are not to be believed:
+ * the driver's profiling clock and the host's disagree (harness/witness.c), or its figure
+ * breaks a physical bound; the reason says which.
+ */
+enum point_status { POINT_OK, POINT_FAILED, POINT_SKIPPED, POINT_SUSPECT };
+/* The names of enum point_status, in its order: the documents' `status`. */
+extern const char *const bench_status_names[];
+
+/*
+ * The host's witness of a point's times (harness/witness.c): which clock its figure comes
+ * from, and what held the two clocks against each other found.
+ */
+struct bench_clock {
+	bool host_figure;            /* the row times by the host's clock (set before measuring):
+				      * once judged, dev_ns holds the host's waits and wall_ns the
+				      * events' times */
+	bool judged;                 /* the witness looked at the samples */
+	bool agree;                  /* and found the two clocks in agreement */
+	unsigned disordered;         /* launches whose QUEUED <= SUBMIT <= START <= END failed */
+	struct time_stamps first_disorder;
+	double host_min_ns;          /* the shortest host wait of the launches */
+	double unexplained_ns;       /* host_min_ns less the launch overhead, less the event's
+				      * median: time the host waited that the event does not show */
+	char finding[512];           /* what disagreed ("": nothing) */
+};
 
 /* Why the timed launches of a point stopped. */
 enum bench_stop {
@@ -238,6 +263,7 @@ struct bench_point {
 	const char *device;          /* the device it ran on, in a document of several (a label;
 				      * NULL: the run's); a BENCH_PEERS row sets the device it ran on */
 	struct stats time;           /* of dev_ns */
+	struct bench_clock clock;    /* the host's witness of dev_ns */
 	bool noisy;                  /* CV above --noisy-cv */
 	size_t note_id;              /* its note's number under the table, 0: none */
 	double ceil_ns;              /* the ceiling: the faster copy's median, 0: none */
@@ -266,7 +292,7 @@ struct bench_run {
 	const struct bench_col *cols;/* the table's columns: row->cols unless plan chose others */
 	struct bench_point *points;
 	size_t n_points;
-	unsigned n_ok, n_failed, n_skipped;
+	unsigned n_ok, n_failed, n_skipped, n_suspect;
 	bool cold;                   /* --cache resolved: evict before every timed launch */
 	const struct bench_peers *peers; /* BENCH_PEERS: the devices of the context, else NULL */
 	const char *label;           /* the device's name in a document of several, else NULL */
@@ -351,6 +377,8 @@ json_t *bench_json_at(json_t *v, const char *pointer);
 void bench_fail(struct bench_point *pt, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void bench_skip(struct bench_point *pt, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void bench_note(struct bench_point *pt, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Marks an ok point suspect (its times not to be believed), the reason replacing its notes. */
+void bench_suspect(struct bench_point *pt, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Points the harness's timing at pt->launch = {k, global, local}. */
 void bench_point_time_launch(struct bench_point *pt, cl_kernel k, size_t global, size_t local);
 /* The model's inputs: the kernel's resources, launch shape, SIMD width (0: the model's). */

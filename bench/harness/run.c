@@ -4,6 +4,8 @@
  */
 #include "internal.h"
 
+#include <math.h>
+
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,6 +113,62 @@ static void phase(struct bench_run *r, enum bench_phase ph, double *t0)
 	*t0 = t;
 }
 
+/* The CV of a ceiling's statistics, percent (0: none). */
+static double stats_cv(const json_t *stats)
+{
+	return json_number_value(json_object_get(stats, "cv"));
+}
+
+/*
+ * A figure above the copy ceiling of the same bytes says so in its note, and whether by more
+ * than the run's noise (two standard deviations of both, from their CVs): then it breaks that
+ * bound. Above BOUND_MAX times
+ * the ceiling, no mix of reads and writes explains it (a read-only stream beside a copy that
+ * also reads every line it writes is under twice the copy): the figure is suspect.
+ */
+#define BOUND_MAX 2
+static void bound_check(struct bench_point *pt)
+{
+	const json_t *cs = pt->ceil_by && strcmp(pt->ceil_by, "stream_copy kernel") == 0
+				   ? pt->ceil_kernel_stats : pt->ceil_stats;
+	double g = bench_point_gbps(pt), c = bench_point_ceiling_gbps(pt);
+	double cv = hypot(pt->time.cv, stats_cv(cs)) / 100, noise = 2 * cv;
+	char copies[160];
+
+	if (g <= c)
+		return;
+	snprintf(copies, sizeof(copies), "clEnqueueCopyBuffer %.2f GB/s, stream_copy kernel %.2f GB/s",
+		 bench_point_copy_gbps(pt),
+		 pt->ceil_kernel_ns > 0 ? 2.0 * (double)pt->ceil_bytes / pt->ceil_kernel_ns : 0);
+	if (g > BOUND_MAX * c * (1 + noise))
+		bench_suspect(pt, "bound: %.2f GB/s is %.3f of the copy ceiling of the same bytes (%s): "
+			      "above %d x, which no mix of reads and writes explains", g, g / c, copies,
+			      BOUND_MAX);
+	else if (g > c * (1 + noise))
+		bench_note(pt, "%.3f of the ceiling: breaks the copy ceiling of the same bytes by more "
+			   "than the run's noise (+-%.1f %%) (%s)", g / c, 100 * noise, copies);
+	else
+		bench_note(pt, "%.3f of the ceiling: above the copy ceiling of the same bytes within the "
+			   "run's noise (+-%.1f %%) (%s)", g / c, 100 * noise, copies);
+}
+
+/* A failed or suspect point, counted and told on stderr with its params and reason. */
+static void point_told(struct bench_run *r, struct bench_point *pt)
+{
+	json_t *pa = harness_params_json(r, pt);
+	char *s = json_dumps(pa, JSON_COMPACT);
+
+	if (pt->status == POINT_SUSPECT)
+		r->n_suspect++;
+	else
+		r->n_failed++;
+	fprintf(stderr, "bench %s: point %s %s: %s\n", cli_cmd, s ? s : "?",
+		bench_status_names[pt->status] /* "failed" or "suspect" */,
+		pt->reason[0] ? pt->reason : "(no reason recorded)");
+	free(s);
+	json_decref(pa);
+}
+
 static void run_point(struct bench_run *r, struct bench_point *pt)
 {
 	double t0 = mono_ns();
@@ -126,19 +184,14 @@ static void run_point(struct bench_run *r, struct bench_point *pt)
 			pt->model_groups = 0;
 	} else if (pt->status == POINT_OK && pt->enqueue && !pt->n)
 		bench_point_measure(r, pt, pt->enqueue, pt->enqueue_arg);
+	harness_witness_point(r, pt);   /* the host's clock against the event's */
 	phase(r, PHASE_TIMED, &t0);
 	if (pt->ceil_bytes) {   /* also for a failed or skipped point: its size's ceiling */
 		bench_ceiling_measure(r, pt);
 		phase(r, PHASE_CEILING, &t0);
 	}
-	if (pt->status == POINT_OK && pt->n && pt->ceil_bytes) {
-		if (bench_point_gbps(pt) > bench_point_ceiling_gbps(pt))
-			bench_note(pt, "%.3f of the ceiling: faster than both copies of the same bytes in this "
-				   "run (clEnqueueCopyBuffer %.2f GB/s, stream_copy kernel %.2f GB/s)",
-				   bench_point_gbps(pt) / bench_point_ceiling_gbps(pt),
-				   bench_point_copy_gbps(pt),
-				   pt->ceil_kernel_ns > 0 ? 2.0 * (double)pt->ceil_bytes / pt->ceil_kernel_ns : 0);
-	}
+	if (pt->status == POINT_OK && pt->n && pt->ceil_ns > 0)
+		bound_check(pt);
 	if (pt->status == POINT_OK && pt->res.spill_mem)
 		bench_note(pt, "the kernel spills: %llu bytes of scratch a hardware thread "
 			   "(CL_KERNEL_SPILL_MEM_SIZE_INTEL)%s", (unsigned long long)pt->res.spill_mem,
@@ -150,19 +203,12 @@ static void run_point(struct bench_run *r, struct bench_point *pt)
 		pt->model_json = occ_live_point(&r->model, &k, pt->model_groups, &pt->model);
 	}
 	phase(r, PHASE_VIEWS, &t0);
-	if (pt->status == POINT_OK) {
+	if (pt->status == POINT_OK)
 		r->n_ok++;
-	} else if (pt->status == POINT_SKIPPED) {
+	else if (pt->status == POINT_SKIPPED)
 		r->n_skipped++;
-	} else {
-		json_t *pa = harness_params_json(r, pt);
-		char *s = json_dumps(pa, JSON_COMPACT);
-		r->n_failed++;
-		fprintf(stderr, "bench %s: point %s failed: %s\n", cli_cmd, s ? s : "?",
-			pt->reason[0] ? pt->reason : "(no reason recorded)");
-		free(s);
-		json_decref(pa);
-	}
+	else
+		point_told(r, pt);
 }
 
 /* ---- the run ---- */
@@ -315,6 +361,13 @@ int bench_run_end(struct bench_run *r, size_t done, json_t **doc)
 	phase(r, PHASE_VIEWS, &t0);
 	json_object_set_new(r->doc, "phases_s", phases_json(r));
 	json_object_set_new(r->doc, "time_origin", harness_origin_json(r->sess));
+	json_object_set_new(r->doc, "clock_check", harness_clock_check_json(r->sess));
+	if (r->n_suspect) {
+		fprintf(stderr, "bench %s: %u of %zu points suspect%s%s: their times disagree with the "
+			"host's clock or break a bound (see their reason)\n", cli_cmd, r->n_suspect, r->n_points,
+			r->label ? " on " : "", r->label ? r->label : "");
+		rc = EXIT_FAIL;
+	}
 	if (r->n_failed) {
 		fprintf(stderr, "bench %s: %u of %zu points failed%s%s (see their status and reason)\n",
 			cli_cmd, r->n_failed, r->n_points, r->label ? " on " : "", r->label ? r->label : "");

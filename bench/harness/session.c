@@ -64,6 +64,7 @@ void bench_session_close(struct bench_session *s)
 {
 	watch_stop();
 	harness_own_free(s);
+	harness_witness_free(s);
 	prog_ctx_release(&s->pc);
 	dev_list_free(&s->devs);
 }

@@ -4,7 +4,6 @@
 #include <string.h>
 
 
-static const char *const status_names[] = { "ok", "failed", "skipped" };
 
 static json_t *metrics_json(const struct bench_point *pt)
 {
@@ -13,10 +12,12 @@ static json_t *metrics_json(const struct bench_point *pt)
 	if (pt->n && pt->bytes > 0) {
 		json_object_set_new(m, "bytes", json_real(pt->bytes));
 		json_object_set_new(m, "gbps", json_real(bench_point_gbps(pt)));
-		if (pt->ceil_ns > 0) {
+		if (pt->ceil_copy_ns > 0) {
 			json_object_set_new(m, "copy_gbps", json_real(bench_point_copy_gbps(pt)));
 			json_object_set_new(m, "fraction_of_copy",
 					    json_real(bench_point_gbps(pt) / bench_point_copy_gbps(pt)));
+		}
+		if (pt->ceil_ns > 0) {
 			if (pt->ceil_kernel_ns > 0)
 				json_object_set_new(m, "stream_copy_gbps",
 						    json_real(2.0 * (double)pt->ceil_bytes / pt->ceil_kernel_ns));
@@ -87,7 +88,7 @@ json_t *harness_point_json(const struct bench_run *r, const struct bench_point *
 	if (r->sess->concurrent)
 		json_object_set_new(p, "concurrent", json_boolean(r->h->together));
 	json_object_set_new(p, "params", harness_params_json(r, pt));
-	json_object_set_new(p, "status", json_string(status_names[pt->status]));
+	json_object_set_new(p, "status", json_string(bench_status_names[pt->status]));
 	json_object_set_new(p, "reason", pt->reason[0] ? json_string(pt->reason) : json_null());
 	json_object_set_new(p, "validated", json_boolean(pt->validated));
 	if (pt->n) {
@@ -110,8 +111,12 @@ json_t *harness_point_json(const struct bench_run *r, const struct bench_point *
 			json_object_set_new(p, "clock_probe_ns", probe);
 		}
 		json_object_set_new(p, "time_ns", t);
+		if ((m = harness_clock_json(pt)))
+			json_object_set_new(p, "clock", m);
 		stats_compute(pt->wall_ns, pt->n, &st);
-		json_object_set_new(p, "wall_ns", res_stats_json(&st, pt->wall_ns, pt->n));
+		/* a point timed by the host: time_ns is the host's, the events' stand beside */
+		json_object_set_new(p, pt->clock.host_figure ? "event_ns" : "wall_ns",
+				    res_stats_json(&st, pt->wall_ns, pt->n));
 		if ((reps = harness_reps_json(r, pt)))
 			json_object_set_new(p, "repetitions", reps);
 	}
@@ -246,7 +251,7 @@ void bench_cell_status(const struct bench_run *r, const struct bench_point *pt, 
 	(void)r;
 	if (pt->status == POINT_OK && pt->note_id)
 		snprintf(note, sizeof(note), " (note %zu)", pt->note_id);
-	snprintf(b, n, "%s%s%s", status_names[pt->status], note, pt->noisy ? ", noisy" : "");
+	snprintf(b, n, "%s%s%s", bench_status_names[pt->status], note, pt->noisy ? ", noisy" : "");
 }
 
 void harness_run_members(json_t *r, json_t *doc, size_t first, const char *const *shared)

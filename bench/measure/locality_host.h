@@ -56,6 +56,8 @@ struct loc_state {
 	uint64_t nodes, words, n4;
 	unsigned stride_words;
 	double *gbps, *ns;       /* per point, 0: none */
+	double *event_gbps;      /* a copy's GB/s by its event (its figure is the host's), 0: none */
+	unsigned not_transfer[N_MEM];/* per memory kind: copies between devices that timed no transfer */
 };
 
 struct loc_params {

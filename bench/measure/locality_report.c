@@ -56,12 +56,72 @@ void locality_label(const struct bench_run *r, size_t i, char *buf, size_t len)
 	snprintf(buf, len, "%s d%u->d%u %s", loc_mem_names[a.memory], a.owner, a.reader, loc_test_names[a.test]);
 }
 
+/* The 95 % interval of the median of a copy's event times (min..max for fewer than 6), ns. */
+static void event_interval(const struct bench_point *pt, double *lo, double *hi)
+{
+	struct stats st;
+	double cover;
+
+	if (stats_median_ci(pt->wall_ns, pt->n, 0.95, lo, hi, &cover))
+		return;
+	stats_compute(pt->wall_ns, pt->n, &st);
+	*lo = st.min;
+	*hi = st.max;
+}
+
+/*
+ * A copy between devices whose event is not surely slower than the copy within the reader
+ * (the two medians' 95 % intervals overlap, or it is faster) timed no transfer over a link:
+ * the devices share memory, or the driver moved the buffer before the command started, as
+ * NVIDIA's does. Its figure is the host's either way; the note says what the event showed.
+ */
+static void not_transfers(struct bench_run *r)
+{
+	struct loc_state *p = r->state;
+
+	memset(p->not_transfer, 0, sizeof(p->not_transfer));
+	for (size_t i = 0; i < r->n_points; i++) {
+		struct bench_point *pt = &r->points[i];
+		const struct loc_params *a = LA(pt);
+		double rlo, rhi, llo = 0, lhi = 0;
+		size_t local = r->n_points;
+		if (a->test != TEST_COPY || a->owner == a->reader || !(p->event_gbps[i] > 0))
+			continue;
+		for (size_t j = 0; j < r->n_points; j++) {   /* the reader's own copy within itself */
+			const struct loc_params *b = LA(&r->points[j]);
+			if (b->test == TEST_COPY && b->memory == a->memory && b->owner == a->reader &&
+			    b->reader == a->reader && p->event_gbps[j] > 0)
+				local = j;
+		}
+		if (local == r->n_points)
+			continue;
+		event_interval(pt, &rlo, &rhi);
+		event_interval(&r->points[local], &llo, &lhi);
+		if (rlo > lhi)   /* surely slower than the copy within one device: a transfer */
+			continue;
+		p->not_transfer[a->memory]++;
+		bench_note(pt, "not a transfer: its event says %.2f GB/s, no slower than the copy within "
+			   "d%u by its event (%.2f GB/s): the devices share memory, or the driver moved the "
+			   "buffer before the timed command; the figure is the host's", p->event_gbps[i],
+			   a->reader, p->event_gbps[local]);
+	}
+}
+
 void locality_relate(struct bench_run *r)
 {
 	struct loc_state *p = r->state;
 
-	for (size_t i = 0; i < r->n_points; i++)
-		p->gbps[i] = r->points[i].status == POINT_OK ? bench_point_gbps(&r->points[i]) : 0;
+	for (size_t i = 0; i < r->n_points; i++) {
+		const struct bench_point *pt = &r->points[i];
+		struct stats ev;
+		p->gbps[i] = pt->status == POINT_OK ? bench_point_gbps(pt) : 0;
+		p->event_gbps[i] = 0;
+		if (pt->status == POINT_OK && pt->n && pt->clock.host_figure && pt->bytes > 0) {
+			stats_compute(pt->wall_ns, pt->n, &ev);   /* the events' times */
+			p->event_gbps[i] = ev.median > 0 ? pt->bytes / ev.median : 0;
+		}
+	}
+	not_transfers(r);
 }
 
 /* The median of the figures v[i] > 0 of the points of test t that match (0: none). */
@@ -126,6 +186,8 @@ static json_t *summary_of(struct bench_run *r, unsigned m)
 	double lg = median_of(r, p->gbps, m, TEST_STREAM, 1), rg = median_of(r, p->gbps, m, TEST_STREAM, 0);
 	double ln = median_of(r, p->ns, m, TEST_CHASE, 1), rn = median_of(r, p->ns, m, TEST_CHASE, 0);
 	double lc = median_of(r, p->gbps, m, TEST_COPY, 1), rc = median_of(r, p->gbps, m, TEST_COPY, 0);
+	double lce = median_of(r, p->event_gbps, m, TEST_COPY, 1);
+	double rce = median_of(r, p->event_gbps, m, TEST_COPY, 0);
 	const char *why = migrated_note(r, m, lg, rg);
 
 	if (!r->co->quiet) {
@@ -133,7 +195,9 @@ static json_t *summary_of(struct bench_run *r, unsigned m)
 		       "remote %.1f (x%.3f)", loc_mem_names[m], lg, rg, lg > 0 ? rg / lg : 0, ln, rn,
 		       ln > 0 ? rn / ln : 0);
 		if (lc > 0 || rc > 0)
-			printf("; copy GB/s within a device %.2f, between devices %.2f", lc, rc);
+			printf("; copy GB/s (host clock) within a device %.2f, between devices %.2f "
+			       "(by the events %.2f, %.2f%s)", lc, rc, lce, rce,
+			       p->not_transfer[m] ? ": not a transfer" : "");
 		printf("; placement %s\n", known(p, m) ? "known (the driver's query)"
 						       : "not known (see the document)");
 		if (why)
@@ -147,6 +211,9 @@ static json_t *summary_of(struct bench_run *r, unsigned m)
 		"placement_known", known(p, m));
 	json_object_set_new(s, "copy_local_gbps", pos_or_null(lc));
 	json_object_set_new(s, "copy_remote_gbps", pos_or_null(rc));
+	json_object_set_new(s, "copy_local_event_gbps", pos_or_null(lce));
+	json_object_set_new(s, "copy_remote_event_gbps", pos_or_null(rce));
+	json_object_set_new(s, "copy_not_transfer", json_integer(p->not_transfer[m]));
 	json_object_set_new(s, "note", why ? json_string(why) : json_null());
 	return s;
 }

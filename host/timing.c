@@ -1,6 +1,7 @@
 /* Event-profiled timing of enqueued commands. */
 #include "timing.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <time.h>
 
@@ -48,10 +49,18 @@ bool time_stamps_ordered(const struct time_stamps *ts)
 	return ts->start <= ts->end;
 }
 
+static atomic_ullong stamps_cost_ns;
+
+uint64_t time_stamps_cost_ns(void)
+{
+	return atomic_load(&stamps_cost_ns);
+}
+
 /* QUEUED and SUBMIT where the driver gives them (have_queued false where it refuses either). */
 static void read_queued(cl_event ev, struct time_stamps *ts)
 {
 	cl_ulong t[2] = { 0, 0 };
+	double t0 = time_now_ns();
 
 	ts->have_queued = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_QUEUED, sizeof(t[0]), &t[0],
 						  NULL) == CL_SUCCESS &&
@@ -59,6 +68,7 @@ static void read_queued(cl_event ev, struct time_stamps *ts)
 						  NULL) == CL_SUCCESS;
 	ts->queued = t[0];
 	ts->submit = t[1];
+	atomic_fetch_add(&stamps_cost_ns, (unsigned long long)(time_now_ns() - t0));
 }
 
 /* One command: enqueue, wait, read its profile (QUEUED and SUBMIT too where ts wants them). */

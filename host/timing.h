@@ -60,6 +60,11 @@ struct time_stamps {
  * unsigned integers the difference would read as some 1.8e19 ns).
  */
 double time_span_ns(uint64_t start, uint64_t end);
+/*
+ * Host ns spent so far, by every thread, reading QUEUED and SUBMIT beside START and END: what
+ * the second witness costs the timed launches (in the document's phases_s.witness).
+ */
+uint64_t time_stamps_cost_ns(void);
 /* Whether QUEUED <= SUBMIT <= START <= END (only START <= END where QUEUED was not given). */
 bool time_stamps_ordered(const struct time_stamps *ts);
 

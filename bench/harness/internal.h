@@ -35,6 +35,8 @@ enum bench_phase {
 	PHASE_TIMED,     /* warm-up and timed launches */
 	PHASE_CEILING,   /* the copy ceilings */
 	PHASE_VIEWS,     /* model, JSON, table, report */
+	PHASE_WITNESS,   /* the host's clock against the events: the session's check of the
+			  * driver's clock, each point's judging, QUEUED and SUBMIT read */
 	PHASE_COUNT
 };
 

@@ -152,6 +152,22 @@ static void bound_check(struct bench_point *pt)
 			   "run's noise (+-%.1f %%) (%s)", g / c, 100 * noise, copies);
 }
 
+/*
+ * Moves the host time spent reading QUEUED and SUBMIT since *mark (by every thread: at most
+ * what phase ph holds) from ph to the witness's phase.
+ */
+static void witness_reads(struct bench_run *r, enum bench_phase ph, uint64_t *mark)
+{
+	uint64_t now = time_stamps_cost_ns();
+	double spent = (double)(now - *mark);
+
+	*mark = now;
+	if (spent > r->h->phase_ns[ph])
+		spent = r->h->phase_ns[ph];
+	r->h->phase_ns[ph] -= spent;
+	r->h->phase_ns[PHASE_WITNESS] += spent;
+}
+
 /* A failed or suspect point, counted and told on stderr with its params and reason. */
 static void point_told(struct bench_run *r, struct bench_point *pt)
 {
@@ -172,11 +188,13 @@ static void point_told(struct bench_run *r, struct bench_point *pt)
 static void run_point(struct bench_run *r, struct bench_point *pt)
 {
 	double t0 = mono_ns();
+	uint64_t stamps0 = time_stamps_cost_ns();
 
 	pt->params = bench_zalloc(r->row->params_size);
 	r->row->point(r, pt);
 	harness_guards_check(r, pt);   /* nothing written outside the row's buffers */
 	phase(r, PHASE_POINTS, &t0);
+	witness_reads(r, PHASE_POINTS, &stamps0);   /* a row that times in its point() */
 	if (r->co->validate_only) {
 		/* the correctness side alone: the model only where the point measured on its own */
 		pt->ceil_bytes = 0;
@@ -184,8 +202,10 @@ static void run_point(struct bench_run *r, struct bench_point *pt)
 			pt->model_groups = 0;
 	} else if (pt->status == POINT_OK && pt->enqueue && !pt->n)
 		bench_point_measure(r, pt, pt->enqueue, pt->enqueue_arg);
-	harness_witness_point(r, pt);   /* the host's clock against the event's */
 	phase(r, PHASE_TIMED, &t0);
+	witness_reads(r, PHASE_TIMED, &stamps0);
+	harness_witness_point(r, pt);   /* the host's clock against the event's */
+	phase(r, PHASE_WITNESS, &t0);
 	if (pt->ceil_bytes) {   /* also for a failed or skipped point: its size's ceiling */
 		bench_ceiling_measure(r, pt);
 		phase(r, PHASE_CEILING, &t0);
@@ -216,7 +236,8 @@ static void run_point(struct bench_run *r, struct bench_point *pt)
 /* Where the run's time went, seconds, up to the writing of the outputs. */
 static json_t *phases_json(const struct bench_run *r)
 {
-	static const char *const names[] = { "session", "plan", "points", "timed", "ceiling", "views" };
+	static const char *const names[] = { "session", "plan", "points", "timed", "ceiling", "views",
+					     "witness" };
 	json_t *o = json_object();
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)

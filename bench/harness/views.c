@@ -114,9 +114,12 @@ json_t *harness_point_json(const struct bench_run *r, const struct bench_point *
 		if ((m = harness_clock_json(pt)))
 			json_object_set_new(p, "clock", m);
 		stats_compute(pt->wall_ns, pt->n, &st);
-		/* a point timed by the host: time_ns is the host's, the events' stand beside */
-		json_object_set_new(p, pt->clock.host_figure ? "event_ns" : "wall_ns",
-				    res_stats_json(&st, pt->wall_ns, pt->n));
+		if (pt->clock.host_figure) {   /* time_ns is the host's (wall_ns too), the events' beside */
+			json_object_set_new(p, "wall_ns", res_stats_json(&pt->time, pt->dev_ns, pt->n));
+			json_object_set_new(p, "event_ns", res_stats_json(&st, pt->wall_ns, pt->n));
+		} else {
+			json_object_set_new(p, "wall_ns", res_stats_json(&st, pt->wall_ns, pt->n));
+		}
 		if ((reps = harness_reps_json(r, pt)))
 			json_object_set_new(p, "repetitions", reps);
 	}

@@ -66,7 +66,7 @@ static void collect(const struct bench_run *r, int report_rc, void *arg)
 
 	for (size_t i = 0; i < r->n_points; i++) {
 		const struct bench_point *pt = &r->points[i];
-		if (pt->status == POINT_FAILED && !bad)
+		if ((pt->status == POINT_FAILED || pt->status == POINT_SUSPECT) && !bad)
 			bad = pt;
 		else if (pt->status == POINT_SKIPPED && !skip)
 			skip = pt;

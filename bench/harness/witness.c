@@ -194,15 +194,15 @@ static void judge(const struct harness_witness *w, const double *dev, const doub
 	}
 	*host_min = pick(host, n, -1);
 	*unexplained = *host_min - w->overhead_max_ns - (ev > 0 ? ev : 0);
-	if (!w->ok)
-		snprintf(why, len, "%s", w->reason);
-	else if (back)
+	if (back)
 		snprintf(why, len, "END before START in %zu of %zu launches (END - START = %.0f ns in "
 			 "launch %zu)", back, n, dev[first_back], first_back + 1);
 	else if (longer)
 		snprintf(why, len, "the event lasted longer than the host waited for the whole launch in "
 			 "%zu of %zu launches (launch %zu: %.3f us by the event, %.3f us by the host)",
 			 longer, n, first_longer + 1, dev[first_longer] / 1e3, host[first_longer] / 1e3);
+	else if (!w->ok)
+		snprintf(why, len, "%s", w->reason);
 	else if (*unexplained > WIT_VANISH * (ev > res ? ev : res) &&
 		 *unexplained > WIT_OVERHEAD_MULT * w->overhead_max_ns) {
 		*vanished = true;

@@ -14,6 +14,8 @@
  *                      only for kernels whose function name contains this text
  *   BENCH_STUB_DEVICE_TYPE  gpu or cpu: the type the device reports (default: the real one)
  *   BENCH_STUB_CONCURRENT  N: cl_intel_concurrent_dispatch offered, answering N (stub_conc.c)
+ *   BENCH_STUB_TIME    a lie about time: zero, reversed, us-as-ns, wrap32[:BITS], constant,
+ *                      half-rate or offset (stub_time.h)
  *   BENCH_STUB_FAULT_ONCE   a file name: the faults apply in the one process that makes the
  *                      file; a later process finds it and runs clean (a flaky driver)
  *
@@ -34,6 +36,7 @@
 #include <CL/cl_ext.h>
 
 #include "stub_conc.h"
+#include "stub_time.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -623,7 +626,7 @@ static void setup(void)
 		return;
 	stub.orig.clGetKernelInfo = d->clGetKernelInfo;
 	patch_table(d);
-	stub.ok = stub_conc_setup(d, stub.platform, stub.device);
+	stub.ok = stub_conc_setup(d, stub.platform, stub.device) && stub_time_setup(d);
 }
 
 EXPORT CL_API_ENTRY cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint n, cl_platform_id *platforms,

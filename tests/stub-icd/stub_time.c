@@ -1,0 +1,145 @@
+/* The stub driver's lies about time: see stub_time.h. */
+#define CL_TARGET_OPENCL_VERSION 300
+#include "stub_time.h"
+
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+enum time_fault { T_ZERO, T_REVERSED, T_US_AS_NS, T_WRAP, T_CONSTANT, T_HALF_RATE, T_OFFSET };
+
+static const char *const names[] = { "zero", "reversed", "us-as-ns", "wrap32", "constant",
+				     "half-rate", "offset" };
+
+#define CONSTANT_NS 1000000000ull       /* what `constant` reads: 1 s */
+#define OFFSET_NS (1ull << 62)           /* what `offset` adds */
+
+static struct {
+	enum time_fault fault;
+	unsigned wrap_bits;
+	atomic_ullong first;             /* half-rate: the first timestamp read, 0: none yet */
+	cl_api_clGetEventProfilingInfo profiling;
+	cl_api_clGetDeviceAndHostTimer timers;
+} t;
+
+/* The clock's lie: what a real timestamp v reads as (for events and, where it follows, the timer). */
+static cl_ulong lie(cl_ulong v)
+{
+	unsigned long long zero = 0;
+
+	switch (t.fault) {
+	case T_US_AS_NS:
+		return v / 1000;
+	case T_WRAP:
+		return t.wrap_bits >= 64 ? v : v & ((1ull << t.wrap_bits) - 1);
+	case T_CONSTANT:
+		return CONSTANT_NS;
+	case T_HALF_RATE:
+		atomic_compare_exchange_strong(&t.first, &zero, (unsigned long long)v);
+		zero = atomic_load(&t.first);
+		return v >= zero ? zero + (v - zero) / 2 : zero - (zero - v) / 2;
+	case T_OFFSET:
+		return v + OFFSET_NS;
+	default:
+		return v;
+	}
+}
+
+static bool is_stamp(cl_profiling_info what)
+{
+	return what == CL_PROFILING_COMMAND_QUEUED || what == CL_PROFILING_COMMAND_SUBMIT ||
+	       what == CL_PROFILING_COMMAND_START || what == CL_PROFILING_COMMAND_END ||
+	       what == CL_PROFILING_COMMAND_COMPLETE;
+}
+
+static cl_int CL_API_CALL stub_clGetEventProfilingInfo(cl_event ev, cl_profiling_info what,
+						       size_t size, void *value, size_t *size_ret)
+{
+	cl_profiling_info asked = what;
+	cl_ulong v;
+	cl_int e;
+
+	if (!is_stamp(what) || !value || size < sizeof(cl_ulong))
+		return t.profiling(ev, what, size, value, size_ret);
+	if (t.fault == T_REVERSED && (what == CL_PROFILING_COMMAND_START || what == CL_PROFILING_COMMAND_END))
+		asked = what == CL_PROFILING_COMMAND_START ? CL_PROFILING_COMMAND_END : CL_PROFILING_COMMAND_START;
+	if (t.fault == T_ZERO && what == CL_PROFILING_COMMAND_END)
+		asked = CL_PROFILING_COMMAND_START;
+	e = t.profiling(ev, asked, sizeof(v), &v, NULL);
+	if (e != CL_SUCCESS)
+		return e;
+	v = lie(v);
+	memcpy(value, &v, sizeof(v));
+	if (size_ret)
+		*size_ret = sizeof(v);
+	return CL_SUCCESS;
+}
+
+static cl_int CL_API_CALL stub_clGetDeviceAndHostTimer(cl_device_id d, cl_ulong *dev_ts,
+						       cl_ulong *host_ts)
+{
+	cl_int e = t.timers(d, dev_ts, host_ts);
+
+	/* the timer follows the events' clock, except where only one command's pair lies */
+	if (e == CL_SUCCESS && dev_ts && t.fault != T_OFFSET && t.fault != T_ZERO &&
+	    t.fault != T_REVERSED)
+		*dev_ts = lie(*dev_ts);
+	return e;
+}
+
+/* BENCH_STUB_TIME's value into t; false naming it where it names no fault. */
+static bool parse(const char *env)
+{
+	char *end;
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		size_t n = strlen(names[i]);
+		if (strncmp(env, names[i], n) != 0)
+			continue;
+		t.fault = (enum time_fault)i;
+		t.wrap_bits = 32;
+		if (!env[n])
+			return true;
+		if (t.fault != T_WRAP || env[n] != ':')
+			break;
+		errno = 0;
+		unsigned long b = strtoul(env + n + 1, &end, 10);
+		if (errno || *end || b < 8 || b > 63)
+			break;
+		t.wrap_bits = (unsigned)b;
+		return true;
+	}
+	fprintf(stderr, "bench stub driver: BENCH_STUB_TIME '%s' is not one of zero, reversed, "
+		"us-as-ns, wrap32[:8..63], constant, half-rate, offset; no platform presented\n", env);
+	return false;
+}
+
+bool stub_time_setup(struct _cl_icd_dispatch *d)
+{
+	const char *env = getenv("BENCH_STUB_TIME");
+
+	if (!env)
+		return true;
+	if (!parse(env))
+		return false;
+	t.profiling = d->clGetEventProfilingInfo;
+	d->clGetEventProfilingInfo = stub_clGetEventProfilingInfo;
+	if (!d->clGetDeviceAndHostTimer)
+		return true;
+	long page = sysconf(_SC_PAGESIZE);
+	uintptr_t lo = (uintptr_t)&d->clGetDeviceAndHostTimer & ~(uintptr_t)(page - 1);
+	uintptr_t hi = (uintptr_t)&d->clGetDeviceAndHostTimer + sizeof(void *);
+	if (mprotect((void *)lo, hi - lo, PROT_READ | PROT_WRITE) != 0) {
+		fprintf(stderr, "bench stub driver: cannot patch clGetDeviceAndHostTimer: %s; no "
+			"platform presented\n", strerror(errno));
+		return false;
+	}
+	t.timers = d->clGetDeviceAndHostTimer;
+	d->clGetDeviceAndHostTimer = stub_clGetDeviceAndHostTimer;
+	return true;
+}

@@ -266,7 +266,7 @@ static void check_attempts(struct cmp_doc *d, struct cmp_point *p, json_t *a, co
 static void check_point_at(struct cmp_doc *d, struct cmp_point *p, json_t *pt, const char *at,
 			   const char *doc_bench)
 {
-	static const char *const statuses[] = { "ok", "failed", "skipped" };
+	static const char *const statuses[] = { "ok", "failed", "skipped", "suspect" };
 	json_t *t, *v;
 	char f[256];
 	size_t k;
@@ -283,10 +283,10 @@ static void check_point_at(struct cmp_doc *d, struct cmp_point *p, json_t *pt, c
 	p->params = member(d->path, f, pt, "params", JSON_OBJECT, REQUIRED);
 	snprintf(f, sizeof(f), "%s.status", at);
 	p->status = string_member(d->path, f, pt, "status", REQUIRED);
-	for (k = 0; k < 3 && strcmp(p->status, statuses[k]) != 0; k++)
+	for (k = 0; k < 4 && strcmp(p->status, statuses[k]) != 0; k++)
 		;
-	if (k == 3)
-		bad(d->path, f, "'%s' is not one of ok, failed, skipped", p->status);
+	if (k == 4)
+		bad(d->path, f, "'%s' is not one of ok, failed, skipped, suspect", p->status);
 	snprintf(f, sizeof(f), "%s.reason", at);
 	p->reason = string_member(d->path, f, pt, "reason", NULLABLE);
 	snprintf(f, sizeof(f), "%s.validated", at);
@@ -295,7 +295,9 @@ static void check_point_at(struct cmp_doc *d, struct cmp_point *p, json_t *pt, c
 	if ((t = member(d->path, f, pt, "time_ns", JSON_OBJECT, OPTIONAL)) && strcmp(p->status, "ok") == 0)
 		check_times(d, p, t, at);
 	snprintf(f, sizeof(f), "%s.clock_probe_ns", at);
-	if ((v = member(d->path, f, pt, "clock_probe_ns", JSON_OBJECT, OPTIONAL)))
+	/* a suspect point's probe ran on the clock that failed: kept, never read */
+	if ((v = member(d->path, f, pt, "clock_probe_ns", JSON_OBJECT, OPTIONAL)) &&
+	    strcmp(p->status, "suspect") != 0)
 		check_probe(d, p, v, at);
 	snprintf(f, sizeof(f), "%s.measured", at);
 	if ((v = member(d->path, f, pt, "measured", JSON_OBJECT, OPTIONAL))) {
@@ -560,7 +562,7 @@ void cmp_baseline_name(const struct cmp_doc *d, char *buf, size_t len)
 
 const char *cmp_verdict_name(enum cmp_verdict v)
 {
-	static const char *const names[] = { "regressed", "failed", "changed", "improved",
+	static const char *const names[] = { "regressed", "failed", "suspect", "changed", "improved",
 					      "inconclusive", "new", "missing", "unchanged" };
 	return names[v];
 }

@@ -330,7 +330,7 @@ static void testcase(const struct cmp_row *r, struct sbuf *b)
 	sb_printf(b, "\" name=\"");
 	sb_escaped(b, r->params[0] ? r->params : bench_of(r), false);
 	sb_printf(b, "\" time=\"0\">\n");
-	if (r->verdict == CMP_REGRESSED || r->verdict == CMP_FAILED) {
+	if (r->verdict == CMP_REGRESSED || r->verdict == CMP_FAILED || r->verdict == CMP_SUSPECT) {
 		sb_printf(b, "      <failure type=\"%s\" message=\"", cmp_verdict_name(r->verdict));
 		sb_escaped(b, r->notes, false);
 		sb_printf(b, "\"/>\n");
@@ -350,7 +350,7 @@ static void testcase(const struct cmp_row *r, struct sbuf *b)
 char *cmp_junit(const struct cmp_result *c)
 {
 	struct sbuf b = { 0 };
-	unsigned fail = c->counts[CMP_REGRESSED] + c->counts[CMP_FAILED];
+	unsigned fail = c->counts[CMP_REGRESSED] + c->counts[CMP_FAILED] + c->counts[CMP_SUSPECT];
 	unsigned skip = c->counts[CMP_INCONCLUSIVE] + c->counts[CMP_NEW] + c->counts[CMP_MISSING];
 
 	sb_printf(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");

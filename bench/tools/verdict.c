@@ -282,6 +282,21 @@ static bool is(const struct cmp_point *p, const char *status)
 	return strcmp(p->status, status) == 0;
 }
 
+/*
+ * Whether a side's times are not to be believed: a suspect point (its clocks disagreed, or its
+ * figure broke a bound), or one whose clock member says the host's witness disagreed. The note
+ * names the side and why.
+ */
+static bool untrusted(struct cmp_row *r, const struct cmp_point *p, const char *side)
+{
+	const json_t *agree = json_object_get(json_object_get(p->pt, "clock"), "agree");
+
+	if (!is(p, "suspect") && !json_is_false(agree))
+		return false;
+	note(r, "%s suspect, its times not judged: %s", side, p->reason ? p->reason : "its clocks disagreed");
+	return true;
+}
+
 /* The verdict of BASE against one of NEW's attempts n, from its status and its times. */
 static enum cmp_verdict judge_attempt(const struct cmp_result *c, struct cmp_row *r,
 				      const struct cmp_point *n)
@@ -302,6 +317,8 @@ static enum cmp_verdict judge_attempt(const struct cmp_result *c, struct cmp_row
 		note(r, "status ok -> skipped: %s", n->reason ? n->reason : "no reason given");
 		return CMP_FAILED;
 	}
+	if (untrusted(r, b, "BASE") || untrusted(r, n, "NEW"))
+		return CMP_SUSPECT;
 	if (b->samples && n->samples && sb && sn && !json_equal(sb, sn)) {
 		note(r, "times not compared: params.spin %lld -> %lld (calibrated differently)",
 		     (long long)json_integer_value(sb), (long long)json_integer_value(sn));
@@ -331,6 +348,9 @@ static enum cmp_verdict majority(struct cmp_row *r)
 	for (size_t i = 0; i < r->n_attempts; i++)
 		if (r->attempt[i] == CMP_FAILED)
 			return CMP_FAILED;
+	for (size_t i = 0; i < r->n_attempts; i++)   /* then one whose times were not to be believed */
+		if (r->attempt[i] == CMP_SUSPECT)
+			return CMP_SUSPECT;
 	for (size_t i = 0; i < r->n_attempts; i++)
 		count[r->attempt[i]]++;
 	for (int k = 0; k < CMP_N_VERDICTS; k++) {
@@ -364,8 +384,8 @@ static enum cmp_verdict judge(const struct cmp_result *c, struct cmp_row *r)
 	for (size_t i = 0; i < n->n_attempts && r->n_attempts < CMP_MAX_ATTEMPTS; i++)
 		r->attempt[r->n_attempts++] = judge_attempt(c, r, &n->attempts[i]);
 	enum cmp_verdict tv = majority(r);
-	if (tv == CMP_FAILED)
-		return CMP_FAILED;
+	if (tv == CMP_FAILED || tv == CMP_SUSPECT)
+		return tv;
 	changed = outcomes_differ(r, &regressed);
 	if (tv == CMP_REGRESSED || regressed)
 		return CMP_REGRESSED;
@@ -524,7 +544,8 @@ void cmp_compare(struct cmp_result *c)
 	}
 	c->noise_from = c->new_.noise ? &c->new_ : c->base.noise ? &c->base : NULL;
 	match(c);
-	c->exit_code = c->counts[CMP_REGRESSED] || c->counts[CMP_FAILED] ? EXIT_FAIL : EXIT_OK;
+	c->exit_code = c->counts[CMP_REGRESSED] || c->counts[CMP_FAILED] || c->counts[CMP_SUSPECT]
+			       ? EXIT_FAIL : EXIT_OK;
 }
 
 void cmp_result_free(struct cmp_result *c)

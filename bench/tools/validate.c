@@ -176,6 +176,7 @@ static void prepare(struct val_ctx *v, struct dev_list *devs)
 		val_regexes_load(&v->skips, "skips", o->skips);
 	val_plan_rows(v);
 	val_plan_api(v);
+	val_plan_profiling(v);
 	v->planned = v->n;
 	check_names(v);
 }

@@ -16,6 +16,7 @@
  *   validate_out.c      the summary table, TAP and JUnit
  *   validate_expect.c   expectations and verdicts
  *   validate_api.c      the misuse checks
+ *   validate_profiling.c the profiling clock: timestamps' order, scaling, the host's witness
  *   validate_plan.c     the plan: the list of checks, the rows' checks
  */
 #ifndef BENCH_VALIDATE_OUT_H
@@ -158,6 +159,10 @@ void val_plan_rows(struct val_ctx *v);
 /* ---- validate_api.c ---- */
 /* Adds the misuse checks, each citing the specification's words. */
 void val_plan_api(struct val_ctx *v);
+
+/* ---- validate_profiling.c ---- */
+/* Adds the profiling chapter: the driver's clock against the specification and the host's. */
+void val_plan_profiling(struct val_ctx *v);
 
 /* ---- validate_expect.c ---- */
 /*

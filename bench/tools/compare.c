@@ -262,14 +262,18 @@ const struct bench_tool compare_tool = {
 			"  point is judged in probe units; a probe that moved the other way excuses\n"
 			"  nothing. A point measured again (bench suite --confirm) takes the verdict most\n"
 			"  of its attempts give. Failed where NEW failed, was skipped or lost its\n"
-			"  validation; changed where the residency, a sub-group size or what the\n"
-			"  compiler made of the kernel differs (regressed where it is worse: a new or\n"
-			"  larger spill, more private memory, another compiled SIMD width); new and\n"
-			"  missing for points on one side only. Documents of different devices or\n"
-			"  drivers are refused. --baseline DIR takes BASE from DIR/DEVICE--SUITE.json,\n"
-			"  DEVICE and SUITE the device name and the document's suite (or benchmark) in\n"
-			"  lower case, other characters as '-'.\n"
-			"  Exit: 0 nothing regressed or failed, 1 something did, 2 bad input.\n",
+			"  validation; suspect (never unchanged, improved or regressed) where either\n"
+			"  side's times are not to be believed: status suspect, clock.agree false, or\n"
+			"  a failed clock_check, the note naming the side and why; changed where the\n"
+			"  residency, a sub-group size or what the compiler made of the kernel\n"
+			"  differs (regressed where it is worse: a new or larger spill, more private\n"
+			"  memory, another compiled SIMD width); new and missing for points on one\n"
+			"  side only. Documents of different devices or drivers are refused.\n"
+			"  --baseline DIR takes BASE from DIR/DEVICE--SUITE.json, DEVICE and SUITE the\n"
+			"  device name and the document's suite (or benchmark) in lower case, other\n"
+			"  characters as '-'.\n"
+			"  Exit: 0 nothing regressed or failed and NEW has no suspect point, 1\n"
+			"  something did (a pair suspect on BASE's side alone does not), 2 bad input.\n",
 		.opts = compare_cli,
 		.opts_size = sizeof(struct compare_opts),
 		.check = compare_check,

@@ -237,6 +237,51 @@ static void check_spread(struct cmp_doc *d, struct cmp_point *p, json_t *v, cons
 	p->entry_spread_pct = spread_member(d, v, at, "entry_spread_pct", OPTIONAL);
 }
 
+/*
+ * Whether p's times are to be believed. A suspect point (the harness found its clocks in
+ * disagreement, or its figure beyond a bound) is not; nor a point whose clock member says the
+ * host's witness disagreed though its status is ok (a document edited, or written by a harness
+ * that judged otherwise), nor a timed point of a session whose clock_check failed.
+ */
+static void check_clock(struct cmp_doc *d, struct cmp_point *p, json_t *pt, json_t *times,
+			const char *at)
+{
+	char f[256];
+	json_t *c, *agree;
+
+	snprintf(f, sizeof(f), "%s.clock", at);
+	if ((c = member(d->path, f, pt, "clock", JSON_OBJECT, OPTIONAL))) {
+		snprintf(f, sizeof(f), "%s.clock.figure", at);
+		const char *fig = string_member(d->path, f, c, "figure", REQUIRED);
+		if (strcmp(fig, "event") != 0 && strcmp(fig, "host") != 0)
+			bad(d->path, f, "'%s' is not one of event, host", fig);
+		snprintf(f, sizeof(f), "%s.clock.agree", at);
+		agree = member(d->path, f, c, "agree", JSON_TRUE, REQUIRED);
+		snprintf(f, sizeof(f), "%s.clock.finding", at);
+		p->suspect_why = string_member(d->path, f, c, "finding", OPTIONAL | NULLABLE);
+		if (json_is_false(agree)) {
+			p->suspect = true;
+			p->suspect_what = "clock.agree false";
+			if (!p->suspect_why)
+				p->suspect_why = "clock.agree is false: the host's witness disagreed";
+		}
+	}
+	if (d->clock_bad && times && !p->suspect) {
+		p->suspect = true;
+		p->suspect_what = "clock_check failed";
+		p->suspect_why = d->clock_bad;
+	}
+	if (strcmp(p->status, "suspect") == 0) {   /* as a failed one, it says why */
+		snprintf(f, sizeof(f), "%s.reason", at);
+		if (!p->reason)
+			bad(d->path, f, "%s: a suspect point says why", json_object_get(pt, "reason")
+					? "is null, expected a string" : "missing");
+		p->suspect = true;
+		p->suspect_what = "status suspect";
+		p->suspect_why = p->reason;
+	}
+}
+
 /* attempts (bench suite's confirmation): the point measured again, each a point of its own. */
 static void check_attempts(struct cmp_doc *d, struct cmp_point *p, json_t *a, const char *at)
 {
@@ -294,10 +339,10 @@ static void check_point_at(struct cmp_doc *d, struct cmp_point *p, json_t *pt, c
 	snprintf(f, sizeof(f), "%s.time_ns", at);
 	if ((t = member(d->path, f, pt, "time_ns", JSON_OBJECT, OPTIONAL)) && strcmp(p->status, "ok") == 0)
 		check_times(d, p, t, at);
+	check_clock(d, p, pt, t, at);
 	snprintf(f, sizeof(f), "%s.clock_probe_ns", at);
-	/* a suspect point's probe ran on the clock that failed: kept, never read */
-	if ((v = member(d->path, f, pt, "clock_probe_ns", JSON_OBJECT, OPTIONAL)) &&
-	    strcmp(p->status, "suspect") != 0)
+	/* a suspect point's probe ran on the clock that failed: kept in the document, never read */
+	if ((v = member(d->path, f, pt, "clock_probe_ns", JSON_OBJECT, OPTIONAL)) && !p->suspect)
 		check_probe(d, p, v, at);
 	snprintf(f, sizeof(f), "%s.measured", at);
 	if ((v = member(d->path, f, pt, "measured", JSON_OBJECT, OPTIONAL))) {
@@ -505,6 +550,12 @@ void cmp_doc_from_json(struct cmp_doc *d, json_t *root, const char *path)
 	}
 	if (!d->name)
 		d->name = doc_bench;
+	if ((v = member(path, "clock_check", d->root, "clock_check", JSON_OBJECT, OPTIONAL | NULLABLE)) &&
+	    json_is_false(member(path, "clock_check.ok", v, "ok", JSON_TRUE, REQUIRED))) {
+		d->clock_bad = string_member(path, "clock_check.reason", v, "reason", OPTIONAL | NULLABLE);
+		if (!d->clock_bad)
+			d->clock_bad = "clock_check.ok is false: the driver's clock ran at another rate";
+	}
 	points = member(path, "points", d->root, "points", JSON_ARRAY, REQUIRED);
 	d->n = json_array_size(points);
 	if (!(d->pts = calloc(d->n ? d->n : 1, sizeof(*d->pts))))
@@ -565,6 +616,15 @@ const char *cmp_verdict_name(enum cmp_verdict v)
 	static const char *const names[] = { "regressed", "failed", "suspect", "changed", "improved",
 					      "inconclusive", "new", "missing", "unchanged" };
 	return names[v];
+}
+
+size_t cmp_doc_suspects(const struct cmp_doc *d)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < d->n; i++)
+		k += d->pts[i].suspect;
+	return k;
 }
 
 bool cmp_utc_format(const char *ts, const char *fmt, char *out, size_t len)

@@ -13,8 +13,8 @@
 
 /* In the order the Markdown summary lists them: regressions first. */
 enum cmp_verdict {
-	CMP_REGRESSED, CMP_FAILED, CMP_SUSPECT, CMP_CHANGED, CMP_IMPROVED, CMP_INCONCLUSIVE, CMP_NEW,
-	CMP_MISSING, CMP_UNCHANGED, CMP_N_VERDICTS
+	CMP_REGRESSED, CMP_FAILED, CMP_SUSPECT, CMP_CHANGED, CMP_IMPROVED, CMP_INCONCLUSIVE,
+	CMP_NEW, CMP_MISSING, CMP_UNCHANGED, CMP_N_VERDICTS
 };
 
 /* Repetitions each side needs for the U test; fewer gives inconclusive. */
@@ -53,6 +53,11 @@ struct cmp_point {
 	json_t *params;
 	const char *status, *reason;
 	bool validated;
+	/* its times are not to be believed: status suspect, its clock member saying the host's
+	 * witness disagreed, or its document's clock_check failed; suspect_why says which */
+	bool suspect;
+	const char *suspect_what;  /* "status suspect", "clock.agree false", "clock_check failed" */
+	const char *suspect_why;
 	double *samples;           /* time_ns.samples; NULL: the point has no timings */
 	size_t n;
 	double median;             /* time_ns.median, ns */
@@ -83,6 +88,7 @@ struct cmp_doc {
 	size_t n;
 	bool several;              /* its points name their devices (a run on several) */
 	bool cpu;                  /* its device.type is CPU (the clock gate stays off) */
+	const char *clock_bad;     /* clock_check.reason where the session's check failed, else NULL */
 	const char *interrupted;   /* interrupted.by of a partial document read anyway, else NULL */
 	char label[512];           /* its device's name as such a document writes it */
 };
@@ -117,5 +123,10 @@ void cmp_baseline_name(const struct cmp_doc *d, char *buf, size_t len);
 
 /* "regressed", ... */
 const char *cmp_verdict_name(enum cmp_verdict v);
+/* How many of d's points (attempts left aside) are suspect (cmp_point.suspect). */
+size_t cmp_doc_suspects(const struct cmp_doc *d);
+/* The words every reader prints beside a count of suspect points it left out. */
+#define CMP_SUSPECT_WHY "their times are not to be believed: the driver's clock and the host's " \
+	"disagreed"
 
 #endif

@@ -71,8 +71,10 @@ static const char *bench_of(const struct cmp_row *r)
 
 static void us_cell(const struct cmp_point *p, char *buf, size_t len)
 {
-	if (p && p->samples)
+	if (p && p->samples && !p->suspect)   /* a suspect figure is never shown as measured */
 		snprintf(buf, len, "%.2f", p->median / 1e3);
+	else if (p && p->suspect)
+		snprintf(buf, len, "suspect");
 	else
 		snprintf(buf, len, "%s", p ? p->status : "-");
 }
@@ -187,9 +189,10 @@ static json_t *side_json(const struct cmp_point *p)
 {
 	if (!p)
 		return json_null();
-	return json_pack("{s:I, s:s, s:s?, s:b, s:I, s:o}", "index", (json_int_t)p->index,
+	return json_pack("{s:I, s:s, s:s?, s:b, s:I, s:o, s:b, s:s?}", "index", (json_int_t)p->index,
 			 "status", p->status, "reason", p->reason, "validated", p->validated,
-			 "n", (json_int_t)p->n, "median_ns", real_or_null(p->samples != NULL, p->median));
+			 "n", (json_int_t)p->n, "median_ns", real_or_null(p->samples != NULL, p->median),
+			 "suspect", p->suspect, "suspect_why", p->suspect ? p->suspect_why : NULL);
 }
 
 static json_t *row_json(const struct cmp_row *r)
@@ -224,6 +227,9 @@ static json_t *row_json(const struct cmp_row *r)
 	for (size_t i = 0; i < r->n_attempts; i++)
 		json_array_append_new(att, json_string(cmp_verdict_name(r->attempt[i])));
 	json_object_set_new(j, "attempts", att);
+	json_object_set_new(j, "suspect", !r->suspect ? json_null()
+				: json_string(r->suspect == CMP_SIDE_NEW ? "new"
+					      : r->suspect == CMP_SIDE_BASE ? "base" : "both"));
 	json_object_set_new(j, "changed", r->changed ? json_incref(r->changed) : json_array());
 	return j;
 }
@@ -330,11 +336,13 @@ static void testcase(const struct cmp_row *r, struct sbuf *b)
 	sb_printf(b, "\" name=\"");
 	sb_escaped(b, r->params[0] ? r->params : bench_of(r), false);
 	sb_printf(b, "\" time=\"0\">\n");
-	if (r->verdict == CMP_REGRESSED || r->verdict == CMP_FAILED || r->verdict == CMP_SUSPECT) {
+	if (r->verdict == CMP_REGRESSED || r->verdict == CMP_FAILED ||
+	    (r->verdict == CMP_SUSPECT && (r->suspect & CMP_SIDE_NEW))) {
 		sb_printf(b, "      <failure type=\"%s\" message=\"", cmp_verdict_name(r->verdict));
 		sb_escaped(b, r->notes, false);
 		sb_printf(b, "\"/>\n");
-	} else if (r->verdict == CMP_INCONCLUSIVE || r->verdict == CMP_NEW || r->verdict == CMP_MISSING) {
+	} else if (r->verdict == CMP_INCONCLUSIVE || r->verdict == CMP_NEW || r->verdict == CMP_MISSING ||
+		   r->verdict == CMP_SUSPECT) {   /* BASE's alone: the run is not at fault */
 		sb_printf(b, "      <skipped message=\"%s: ", cmp_verdict_name(r->verdict));
 		sb_escaped(b, r->notes, false);
 		sb_printf(b, "\"/>\n");
@@ -350,8 +358,9 @@ static void testcase(const struct cmp_row *r, struct sbuf *b)
 char *cmp_junit(const struct cmp_result *c)
 {
 	struct sbuf b = { 0 };
-	unsigned fail = c->counts[CMP_REGRESSED] + c->counts[CMP_FAILED] + c->counts[CMP_SUSPECT];
-	unsigned skip = c->counts[CMP_INCONCLUSIVE] + c->counts[CMP_NEW] + c->counts[CMP_MISSING];
+	unsigned fail = c->counts[CMP_REGRESSED] + c->counts[CMP_FAILED] + cmp_suspect_new(c);
+	unsigned skip = c->counts[CMP_INCONCLUSIVE] + c->counts[CMP_NEW] + c->counts[CMP_MISSING] +
+			c->counts[CMP_SUSPECT] - cmp_suspect_new(c);
 
 	sb_printf(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	sb_printf(&b, "<testsuites name=\"bench compare\" tests=\"%zu\" failures=\"%u\" skipped=\"%u\">\n",
@@ -401,7 +410,7 @@ char *cmp_markdown(const struct cmp_result *c)
 
 	sb_printf(&b, "### bench compare: ");
 	counts_line(c, &b, ", ");
-	sb_printf(&b, "\n\n%s\n\n", c->exit_code ? "**Regressions or failures found.**"
+	sb_printf(&b, "\n\n%s\n\n", c->exit_code ? "**Regressions, failures or suspect points found.**"
 						  : "No regression, no failure.");
 	sb_printf(&b, "- BASE ");
 	doc_line(&c->base, &b, true);

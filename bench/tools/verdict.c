@@ -283,18 +283,22 @@ static bool is(const struct cmp_point *p, const char *status)
 }
 
 /*
- * Whether a side's times are not to be believed: a suspect point (its clocks disagreed, or its
- * figure broke a bound), or one whose clock member says the host's witness disagreed. The note
- * names the side and why.
+ * A pair either of whose sides is suspect: its times are not to be believed, so neither
+ * unchanged, improved nor regressed. The note names the side and why.
  */
-static bool untrusted(struct cmp_row *r, const struct cmp_point *p, const char *side)
+static enum cmp_verdict suspect_pair(struct cmp_row *r, const struct cmp_point *b,
+				     const struct cmp_point *n)
 {
-	const json_t *agree = json_object_get(json_object_get(p->pt, "clock"), "agree");
-
-	if (!is(p, "suspect") && !json_is_false(agree))
-		return false;
-	note(r, "%s suspect, its times not judged: %s", side, p->reason ? p->reason : "its clocks disagreed");
-	return true;
+	if (n->suspect) {
+		r->suspect |= CMP_SIDE_NEW;
+		note(r, "NEW suspect (%s), its times not judged: %s", n->suspect_what, n->suspect_why);
+	}
+	if (b->suspect) {
+		r->suspect |= CMP_SIDE_BASE;
+		note(r, "BASE suspect (%s), NEW not judged against it: %s", b->suspect_what,
+		     b->suspect_why);
+	}
+	return CMP_SUSPECT;
 }
 
 /* The verdict of BASE against one of NEW's attempts n, from its status and its times. */
@@ -313,12 +317,12 @@ static enum cmp_verdict judge_attempt(const struct cmp_result *c, struct cmp_row
 		note(r, "NEW was not validated");
 		return CMP_FAILED;
 	}
-	if (is(b, "ok") && is(n, "skipped")) {
-		note(r, "status ok -> skipped: %s", n->reason ? n->reason : "no reason given");
+	if ((is(b, "ok") || is(b, "suspect")) && is(n, "skipped")) {   /* measured, now not */
+		note(r, "status %s -> skipped: %s", b->status, n->reason ? n->reason : "no reason given");
 		return CMP_FAILED;
 	}
-	if (untrusted(r, b, "BASE") || untrusted(r, n, "NEW"))
-		return CMP_SUSPECT;
+	if (b->suspect || n->suspect)
+		return suspect_pair(r, b, n);
 	if (b->samples && n->samples && sb && sn && !json_equal(sb, sn)) {
 		note(r, "times not compared: params.spin %lld -> %lld (calibrated differently)",
 		     (long long)json_integer_value(sb), (long long)json_integer_value(sn));
@@ -337,7 +341,8 @@ static enum cmp_verdict judge_attempt(const struct cmp_result *c, struct cmp_row
 
 /*
  * The verdict most of the attempts give (a failure among them wins: a point that failed once
- * failed); a tie between the most given, inconclusive.
+ * failed; then a suspect one: a change is never confirmed by attempts one of which could not
+ * be timed); a tie between the most given, inconclusive.
  */
 static enum cmp_verdict majority(struct cmp_row *r)
 {
@@ -348,7 +353,7 @@ static enum cmp_verdict majority(struct cmp_row *r)
 	for (size_t i = 0; i < r->n_attempts; i++)
 		if (r->attempt[i] == CMP_FAILED)
 			return CMP_FAILED;
-	for (size_t i = 0; i < r->n_attempts; i++)   /* then one whose times were not to be believed */
+	for (size_t i = 0; i < r->n_attempts; i++)
 		if (r->attempt[i] == CMP_SUSPECT)
 			return CMP_SUSPECT;
 	for (size_t i = 0; i < r->n_attempts; i++)
@@ -380,6 +385,7 @@ static enum cmp_verdict judge(const struct cmp_result *c, struct cmp_row *r)
 
 	r->noise_pct = band_of(c, r->base, n->bench, &r->band_from);
 	r->n_attempts = 0;
+	r->suspect = 0;
 	r->attempt[r->n_attempts++] = judge_attempt(c, r, n);
 	for (size_t i = 0; i < n->n_attempts && r->n_attempts < CMP_MAX_ATTEMPTS; i++)
 		r->attempt[r->n_attempts++] = judge_attempt(c, r, &n->attempts[i]);
@@ -530,6 +536,15 @@ static void same_device(const struct cmp_result *c)
 		b->path, n->path, b->device, b->platform, b->driver, n->device, n->platform, n->driver);
 }
 
+unsigned cmp_suspect_new(const struct cmp_result *c)
+{
+	unsigned k = 0;
+
+	for (size_t i = 0; i < c->n; i++)
+		k += c->rows[i].verdict == CMP_SUSPECT && (c->rows[i].suspect & CMP_SIDE_NEW);
+	return k;
+}
+
 void cmp_compare(struct cmp_result *c)
 {
 	for (size_t i = 0; i < c->base.n; i++)   /* a document may be judged again (a suite's rounds) */
@@ -544,7 +559,7 @@ void cmp_compare(struct cmp_result *c)
 	}
 	c->noise_from = c->new_.noise ? &c->new_ : c->base.noise ? &c->base : NULL;
 	match(c);
-	c->exit_code = c->counts[CMP_REGRESSED] || c->counts[CMP_FAILED] || c->counts[CMP_SUSPECT]
+	c->exit_code = c->counts[CMP_REGRESSED] || c->counts[CMP_FAILED] || cmp_suspect_new(c)
 			       ? EXIT_FAIL : EXIT_OK;
 }
 

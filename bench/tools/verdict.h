@@ -38,6 +38,10 @@ struct cmp_rules {
 #define CMP_SPREAD_MULT_DEFAULT 3
 void cmp_rules_default(struct cmp_rules *r);
 
+/* The sides of a pair, as bits (cmp_row.suspect). */
+#define CMP_SIDE_BASE 1u
+#define CMP_SIDE_NEW 2u
+
 /* One row of the comparison: a matched pair, or a point on one side only. */
 struct cmp_row {
 	const struct cmp_point *base, *new_;
@@ -55,6 +59,7 @@ struct cmp_row {
 	/* NEW's attempts (the first and its re-measurements): each one's verdict, in order */
 	enum cmp_verdict attempt[CMP_MAX_ATTEMPTS];
 	size_t n_attempts;
+	unsigned suspect;          /* the sides found suspect: CMP_SIDE_BASE | CMP_SIDE_NEW */
 	json_t *changed;           /* [{field, base, new}], owned */
 	char notes[1024];
 };
@@ -79,9 +84,12 @@ char *cmp_markdown(const struct cmp_result *c);
 /*
  * Judges c->new_ against c->base under c->o: refuses documents of different devices unless
  * allowed (exit 2), matches the points, a verdict each, the counts and the exit code (1 where
- * a point regressed or failed).
+ * a point regressed or failed, or NEW's point was suspect; not where only BASE's was: the run
+ * under test is not at fault).
  */
 void cmp_compare(struct cmp_result *c);
+/* The suspect pairs whose NEW side is suspect (those that make the exit code 1). */
+unsigned cmp_suspect_new(const struct cmp_result *c);
 void cmp_result_free(struct cmp_result *c);
 
 /* The views (compare_out.c). */

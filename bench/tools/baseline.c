@@ -108,12 +108,20 @@ static bool unsteady(const struct cmp_point *q, double ref)
 	       q->probe_lo[0] > q->probe_hi[1] * BASELINE_PROBE_SLOW;
 }
 
+/* What the baseline left out because it was suspect, over every point. */
+struct baseline_suspect {
+	size_t runs;      /* a run's point left out: suspect there */
+	size_t points;    /* points suspect in every run that has them: suspect in the baseline */
+};
+
 /*
- * The runs' points of p that are pooled: on a GPU those whose clock probe was steady (at
- * least one: the fastest probe's); the others go into dropped. Returns how many are kept.
+ * The runs' points of p that are pooled: none that is suspect (its times are not to be
+ * believed: the run numbers go into suspect); on a GPU those whose clock probe was steady (at
+ * least one: the fastest probe's), the others into dropped. Returns how many are kept; *timed
+ * how many were timed and trusted before the probe's rule.
  */
 static size_t steady_runs(struct cmp_doc *d, size_t n, struct cmp_point *p, struct cmp_point **q,
-			  json_t *dropped)
+			  json_t *dropped, json_t *suspect, size_t *timed)
 {
 	size_t k = 0, kept = 0;
 	int run[BASELINE_MAX_RUNS];
@@ -121,7 +129,9 @@ static size_t steady_runs(struct cmp_doc *d, size_t n, struct cmp_point *p, stru
 
 	for (size_t i = 0; i < n; i++) {
 		struct cmp_point *x = i + 1 == n ? p : find(&d[i], p->key);
-		if (!x || !x->samples)
+		if (x && x->suspect)
+			json_array_append_new(suspect, json_integer((json_int_t)i + 1));
+		if (!x || !x->samples || x->suspect)
 			continue;
 		run[k] = (int)i + 1;
 		q[k++] = x;
@@ -136,7 +146,35 @@ static size_t steady_runs(struct cmp_doc *d, size_t n, struct cmp_point *p, stru
 		}
 		q[kept++] = q[i];
 	}
-	return k < 2 ? 0 : kept;
+	*timed = k;
+	return kept;
+}
+
+/*
+ * The last run's point out, where it is suspect: the first trusted run's point instead (a
+ * baseline's figure is never one the clocks disagreed on), or, suspect in every run that has
+ * it, marked suspect with why (an ok point whose clock member disagreed included): true then.
+ */
+static bool trusted_point(const struct cmp_point *p, struct cmp_point *const *q, size_t timed,
+			  json_t *out, struct baseline_suspect *left)
+{
+	if (!p->suspect)
+		return false;
+	if (timed) {
+		json_t *copy = json_deep_copy(q[0]->pt);
+		json_object_clear(out);
+		json_object_update(out, copy);
+		json_decref(copy);
+		return false;
+	}
+	left->points++;
+	if (strcmp(p->status, "suspect") != 0) {   /* ok, but its clocks disagreed: say so */
+		char why[1024];
+		snprintf(why, sizeof(why), "%s in every run: %s", p->suspect_what, p->suspect_why);
+		json_object_set_new(out, "status", json_string("suspect"));
+		json_object_set_new(out, "reason", json_string(why));
+	}
+	return true;
 }
 
 /*
@@ -144,18 +182,23 @@ static size_t steady_runs(struct cmp_doc *d, size_t n, struct cmp_point *p, stru
  * probe): every such run's samples in its time_ns, and its run_spread where two runs or more
  * measured it.
  */
-static void pool_point(struct cmp_doc *d, size_t n, struct cmp_point *p, json_t *out)
+static void pool_point(struct cmp_doc *d, size_t n, struct cmp_point *p, json_t *out,
+		       struct baseline_suspect *left)
 {
 	struct cmp_point *q[BASELINE_MAX_RUNS];
 	double *all = NULL, med[BASELINE_MAX_RUNS], spread = 0, m;
 	double within[BASELINE_MAX_RUNS], lo, hi, cover;
-	size_t total = 0, k, nw = 0;
-	json_t *dropped = json_array(), *medians = json_array();
+	size_t total = 0, k, nw = 0, timed;
+	json_t *dropped = json_array(), *medians = json_array(), *suspect = json_array();
 	struct stats st;
 
-	if (!(k = steady_runs(d, n, p, q, dropped))) {   /* measured in one run only */
+	k = steady_runs(d, n, p, q, dropped, suspect, &timed);
+	if (!trusted_point(p, q, timed, out, left))   /* else suspect in every run: kept so */
+		left->runs += json_array_size(suspect);
+	if (timed < 2) {   /* measured (and believed) in one run only */
 		json_decref(dropped);
 		json_decref(medians);
+		json_decref(suspect);
 		return;
 	}
 	for (size_t i = 0; i < k; i++) {
@@ -179,6 +222,9 @@ static void pool_point(struct cmp_doc *d, size_t n, struct cmp_point *p, json_t 
 							 "medians", medians, "spread_pct", spread,
 							 "within_pct", nw ? median_of(within, nw) : 0.0,
 							 "dropped", dropped));
+	if (json_array_size(suspect))
+		json_object_set(json_object_get(out, "run_spread"), "suspect", suspect);
+	json_decref(suspect);
 	free(all);
 }
 
@@ -218,15 +264,22 @@ static json_t *make_baseline(struct cmp_doc *d, size_t n)
 {
 	json_t *doc = json_deep_copy(d[n - 1].root), *points = json_object_get(doc, "points");
 	json_t *runs = json_array();
+	struct baseline_suspect left = { 0 };
 
 	for (size_t i = 0; i < d[n - 1].n; i++)
-		pool_point(d, n, &d[n - 1].pts[i], json_array_get(points, i));
+		pool_point(d, n, &d[n - 1].pts[i], json_array_get(points, i), &left);
+	if (left.runs || left.points)
+		fprintf(stderr, "bench baseline: %zu suspect point%s of the runs left out (%s); %zu "
+			"point%s suspect in every run, suspect in the baseline\n", left.runs,
+			left.runs == 1 ? "" : "s", CMP_SUSPECT_WHY, left.points,
+			left.points == 1 ? "" : "s");
 	pool_entries(points);
 	for (size_t i = 0; i < n; i++)
 		json_array_append_new(runs, json_pack("{s:s, s:s?}", "path", d[i].path, "timestamp",
 						      d[i].timestamp));
-	json_object_set_new(doc, "baseline", json_pack("{s:I, s:o, s:s}", "runs", (json_int_t)n,
-		"documents", runs, "spread",
+	json_object_set_new(doc, "baseline", json_pack("{s:I, s:o, s:{s:I, s:I}, s:s}", "runs",
+		(json_int_t)n, "documents", runs, "suspect", "left_out", (json_int_t)left.runs,
+		"points", (json_int_t)left.points, "spread",
 		"per point: every run's samples in time_ns (on a GPU, of the runs whose clock probe was "
 		"steady: the others in run_spread.dropped), and run_spread: spread_pct, the largest "
 		"distance of a run's median from the median of the runs' medians; within_pct, the "
@@ -284,7 +337,9 @@ const struct bench_tool baseline_tool = {
 			    "  benchmark on one device: the last run's document, each point holding every\n"
 			    "  run's samples and its run-to-run spread (run_spread). bench compare given it\n"
 			    "  as BASE bands each point by its own spread: the larger of --noise-floor and\n"
-			    "  --spread-mult x the spread.\n",
+			    "  --spread-mult x the spread. A run's suspect point (its clocks disagreed)\n"
+			    "  is left out, counted on stderr; a point suspect in every run is suspect\n"
+			    "  in the baseline.\n",
 		.opts = baseline_cli,
 		.opts_size = sizeof(struct baseline_opts),
 		.check = baseline_check,

@@ -231,7 +231,7 @@ static json_t *test_json(const struct cmp_point *p)
 		json_object_set_new(t, "execution_status", json_integer(1));   /* lnt.testing.FAIL */
 		return t;
 	}
-	if (strcmp(p->status, "ok") != 0) {
+	if (strcmp(p->status, "ok") != 0 || p->suspect) {   /* a suspect figure is no result */
 		json_decref(t);
 		return NULL;
 	}
@@ -275,7 +275,7 @@ static json_t *tests_json(const struct cmp_doc *docs, size_t n, size_t *left)
 			json_t *t = test_json(&docs[d].pts[i]);
 			char name[1024], unique[1100];
 			if (!t) {
-				*left += strcmp(docs[d].pts[i].status, "ok") == 0;
+				*left += strcmp(docs[d].pts[i].status, "ok") == 0 && !docs[d].pts[i].suspect;
 				continue;
 			}
 			export_test_name(&docs[d].pts[i], name, sizeof(name));
@@ -294,17 +294,40 @@ static json_t *tests_json(const struct cmp_doc *docs, size_t n, size_t *left)
 	return tests;
 }
 
+/*
+ * On stderr: the suspect points left out (their figures are no results: neither a time nor an
+ * execution_status; LNT and Otava would keep a broken clock's figure as history).
+ */
+static void export_suspect_note(const struct cmp_doc *docs, size_t n, size_t kept)
+{
+	size_t suspect = 0, in = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t k = cmp_doc_suspects(&docs[i]);
+		suspect += k;
+		in += k > 0;
+	}
+	if (suspect)
+		fprintf(stderr, "bench export: %zu suspect point%s of %zu document%s left out of the %zu "
+			"exported (%s)\n", suspect, suspect > 1 ? "s" : "", in, in > 1 ? "s" : "", kept,
+			CMP_SUSPECT_WHY);
+}
+
 /* The tests of the documents: none is refused; ok points with no figure are named on stderr. */
 static json_t *tests_checked(const struct cmp_doc *docs, size_t n)
 {
-	size_t left, total = 0;
+	size_t left, total = 0, suspect = 0;
 	json_t *tests = tests_json(docs, n, &left);
 
 	for (size_t i = 0; i < n; i++)
 		total += docs[i].n;
+	for (size_t i = 0; i < n; i++)
+		suspect += cmp_doc_suspects(&docs[i]);
 	if (!json_array_size(tests))
-		cli_die(EXIT_USAGE, "no test to export: the %zu points of the document%s are skipped or "
-			"have no time or residency (%zu ok without either)", total, n > 1 ? "s" : "", left);
+		cli_die(EXIT_USAGE, "no test to export: the %zu points of the document%s are skipped, "
+			"suspect (%zu) or have no time or residency (%zu ok without either)", total,
+			n > 1 ? "s" : "", suspect, left);
+	export_suspect_note(docs, n, json_array_size(tests));
 	if (left)
 		fprintf(stderr, "bench export: %zu ok point%s without a time or residency (sg-info's mapping, "
 			"a --validate-only run) left out of the %zu tests\n", left, left > 1 ? "s" : "",
@@ -391,6 +414,7 @@ static bool export_otava(const struct export_opts *o, struct cmp_doc *docs, size
 
 	by_time(docs, n);
 	char *csv = otava_csv(docs, n, &metrics, &left);
+	export_suspect_note(docs, n, json_array_size(metrics));   /* before a refusal: why */
 	otava_notes(docs, n, metrics, left);
 	ok = outf_commit(&out, csv, strlen(csv), err, len);
 	free(csv);

@@ -328,6 +328,7 @@ struct series {
 	json_t *groups;          /* the change point groups (Otava's JSON report) */
 	json_t *metrics;
 	size_t left;
+	size_t suspect;          /* the runs' suspect points: never in the series */
 };
 
 static double num(json_t *v)
@@ -368,6 +369,9 @@ static void print_series(const struct series *s)
 		if (partial_by(&s->docs[i]))
 			printf("  run %zu (%s) was cut short (by %s): the points it measured\n", i + 1,
 			       s->docs[i].path, partial_by(&s->docs[i]));
+	if (s->suspect)   /* a point suspect in one run leaves the series: Otava needs every run */
+		printf("  %zu suspect point%s of the runs left out (%s)\n", s->suspect,
+		       s->suspect > 1 ? "s" : "", CMP_SUSPECT_WHY);
 	if (!json_array_size(s->groups))
 		printf("  no change point\n");
 	json_array_foreach(s->groups, i, g) {
@@ -401,9 +405,9 @@ static json_t *series_json(const struct series *s)
 		json_array_append_new(cps, json_pack("{s:I, s:O}", "run", (json_int_t)run + 1,
 						     "changes", json_object_get(g, "changes")));
 	}
-	return json_pack("{s:s?, s:s, s:o, s:O, s:I, s:o}", "name", s->docs[0].name, "device",
+	return json_pack("{s:s?, s:s, s:o, s:O, s:I, s:I, s:o}", "name", s->docs[0].name, "device",
 			 s->docs[0].device, "runs", runs, "points", s->metrics, "points_left_out",
-			 (json_int_t)s->left, "change_points", cps);
+			 (json_int_t)s->left, "points_suspect", (json_int_t)s->suspect, "change_points", cps);
 }
 
 /* Otava over one series of documents of one suite and device; false where no point was timed
@@ -414,6 +418,9 @@ static bool analyze_series(struct series *s, const char *otava, const struct his
 	char dir[4096], csv_path[4200], cfg_path[4200], since[32];
 	char *csv = otava_csv(s->docs, s->n, &s->metrics, &s->left);
 
+	s->suspect = 0;
+	for (size_t i = 0; i < s->n; i++)
+		s->suspect += cmp_doc_suspects(&s->docs[i]);
 	if (!json_array_size(s->metrics)) {
 		free(csv);
 		return false;
@@ -478,8 +485,9 @@ static bool all_series(struct cmp_doc *docs, const char *otava, const struct his
 		}
 		by_time(s.docs, s.n);
 		if (!analyze_series(&s, otava, o)) {
-			fprintf(stderr, "bench history: %s on %s: no point timed in every one of its %zu runs: "
-				"nothing to analyze\n", s.docs[0].name, s.docs[0].device, s.n);
+			fprintf(stderr, "bench history: %s on %s: no point timed in every one of its %zu runs "
+				"(%zu suspect points left out): nothing to analyze\n", s.docs[0].name,
+				s.docs[0].device, s.n, s.suspect);
 			json_decref(s.metrics);
 			continue;
 		}

@@ -26,7 +26,7 @@ static const struct cmp_point *timed(const struct cmp_doc *d, const char *name)
 	char buf[1024];
 
 	for (size_t i = 0; i < d->n; i++) {
-		if (!d->pts[i].samples || strcmp(d->pts[i].status, "ok") != 0)
+		if (!d->pts[i].samples || strcmp(d->pts[i].status, "ok") != 0 || d->pts[i].suspect)
 			continue;
 		export_test_name(&d->pts[i], buf, sizeof(buf));
 		if (strcmp(buf, name) == 0)
@@ -45,7 +45,7 @@ static json_t *common_metrics(const struct cmp_doc *docs, size_t n, size_t *left
 	*left = 0;
 	for (size_t i = 0; i < last->n; i++) {
 		const struct cmp_point *p = &last->pts[i];
-		bool all = p->samples && strcmp(p->status, "ok") == 0;
+		bool all = p->samples && strcmp(p->status, "ok") == 0 && !p->suspect;
 		if (!all)
 			continue;
 		export_test_name(p, name, sizeof(name));

@@ -89,10 +89,8 @@ CELL(cell_kclock)
 /* "(note)" on any point with a reason: the reasons follow the table */
 CELL(cell_status)
 {
-	static const char *const names[] = { "ok", "failed", "skipped" };
-
 	(void)r;
-	snprintf(b, n, "%s%s", names[pt->status], pt->reason[0] ? " (note)" : "");
+	snprintf(b, n, "%s%s", bench_status_names[pt->status], pt->reason[0] ? " (note)" : "");
 }
 
 const struct bench_col atomics_cols[] = {

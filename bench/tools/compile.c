@@ -240,7 +240,6 @@ static json_t *forced_json(const struct compile_session *s, const struct compile
 static json_t *point_json(const struct compile_opts *o, const struct compile_session *s,
 			  const struct compile_point *p)
 {
-	static const char *const status[] = { "ok", "failed", "skipped" };
 	json_t *j = json_object(), *pa = json_object(), *b = json_object();
 
 	json_object_set_new(pa, "target", json_string(p->t->name));
@@ -250,7 +249,7 @@ static json_t *point_json(const struct compile_opts *o, const struct compile_ses
 	json_object_set_new(pa, "sg_size_requested", p->sg ? json_integer(p->sg) : json_null());
 	json_object_set_new(pa, "grf", json_string(sgb_grf_names[o->grf]));
 	json_object_set_new(j, "params", pa);
-	json_object_set_new(j, "status", json_string(status[p->status]));
+	json_object_set_new(j, "status", json_string(bench_status_names[p->status]));
 	json_object_set_new(j, "reason", p->reason[0] ? json_string(p->reason) : json_null());
 	json_object_set_new(j, "validated", json_boolean(p->status == POINT_OK));
 	json_object_set_new(b, "file", json_string(p->bb->file));
@@ -297,7 +296,6 @@ static void print_table(const struct compile_opts *o, const struct compile_sessi
 	static const char *const head[] = { "Target", "Benchmark", "Variant", "Kernel", "SG",
 					    "Builds", "SIMD", "GRF", "Spill B", "Private B",
 					    "SLM B", "Barriers", "Instr", "Status" };
-	static const char *const status[] = { "ok", "failed", "skipped" };
 	struct table t;
 	char c[14][160], why[64];
 	const char *cells[14];
@@ -323,7 +321,8 @@ static void print_table(const struct compile_opts *o, const struct compile_sessi
 		cell_u(c[10], sizeof(c[10]), k, k ? k->slm : 0);
 		cell_u(c[11], sizeof(c[11]), k, k ? k->barriers : 0);
 		cell_u(c[12], sizeof(c[12]), k, k ? k->instructions : 0);
-		snprintf(c[13], sizeof(c[13]), p->note ? "%s (%zu)" : "%s", status[p->status], p->note);
+		snprintf(c[13], sizeof(c[13]), p->note ? "%s (%zu)" : "%s", bench_status_names[p->status],
+			 p->note);
 		for (int j = 0; j < 14; j++)
 			cells[j] = c[j];
 		table_add(&t, cells);

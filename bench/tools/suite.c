@@ -291,8 +291,7 @@ static void header(const struct suite_run *sr, size_t i)
 
 static void summary(const struct suite_run *sr)
 {
-	size_t n[3] = { 0 }, total = 0, k, skipped = 0;
-	static const char *const st[] = { "ok", "failed", "skipped" };
+	size_t n[4] = { 0 }, total = 0, k, skipped = 0;   /* per enum point_status */
 	char entries[32] = "";
 	json_t *p;
 
@@ -300,16 +299,20 @@ static void summary(const struct suite_run *sr)
 		skipped += json_is_string(json_object_get(sr->docs[i], "skipped"));
 		json_array_foreach(json_object_get(sr->docs[i], "points"), k, p) {
 			const char *s = json_string_value(json_object_get(p, "status"));
-			for (int j = 0; j < 3; j++)
-				n[j] += s && strcmp(s, st[j]) == 0;
+			for (int j = POINT_OK; j <= POINT_SUSPECT; j++)
+				n[j] += s && strcmp(s, bench_status_names[j]) == 0;
 			total++;
 		}
 	}
 	if (skipped)
 		snprintf(entries, sizeof(entries), " (%zu skipped)", skipped);
-	printf("%ssuite %s on '%s': %zu of %zu entries%s, %zu points (%zu ok, %zu failed, %zu skipped) "
-	       "in %.1f s\n", sr->o->shared.co.quiet ? "" : "\n", sr->su.name, sr->sess.dev->name,
-	       sr->done, sr->su.n, entries, total, n[0], n[1], n[2], (time_now_ns() - sr->t0) / 1e9);
+	printf("%ssuite %s on '%s': %zu of %zu entries%s, %zu points (%zu ok, %zu failed, %zu skipped, "
+	       "%zu suspect) in %.1f s\n", sr->o->shared.co.quiet ? "" : "\n", sr->su.name,
+	       sr->sess.dev->name, sr->done, sr->su.n, entries, total, n[POINT_OK], n[POINT_FAILED],
+	       n[POINT_SKIPPED], n[POINT_SUSPECT], (time_now_ns() - sr->t0) / 1e9);
+	if (n[POINT_SUSPECT])   /* their figures are printed above: say they are not results */
+		printf("  %zu suspect points: %s; their figures are not results (each point's reason "
+		       "says why)\n", n[POINT_SUSPECT], CMP_SUSPECT_WHY);
 	for (size_t i = 0; i < sr->done; i++)   /* each skipped entry: why */
 		if (json_is_string(json_object_get(sr->docs[i], "skipped")))
 			printf("  entry %zu (%s): skipped: %s\n", i + 1, sr->su.e[i].bench,

@@ -128,7 +128,8 @@ REFERENCE_LEVEL = [("guide_level", "str"), ("guide_cycles_min", "num?"),
 class Doc:
     """One judged results document, or one run of a document of several devices or a suite's.
 
-    points: the points drawn (ok points with every figure their chart draws, failed, skipped);
+    points: the points drawn (ok points with every figure their chart draws, failed, skipped,
+    suspect);
     undrawn: (point, why) of the ok points that lack one; caveats: what else was not drawn, and
     whether the run was cut short."""
 
@@ -144,7 +145,7 @@ class Doc:
         if isinstance(intr, dict):
             self.caveats.append(f"a partial document (--allow-partial): the run was cut short by "
                                 f"{intr.get('by', '?')}")
-        self.points, self.undrawn = _drawable(path, data.get("points", []),
+        self.points, self.undrawn = _drawable(path, _trusted(data),
                                               SPECS.get(self.benchmark, {}))
         self.caveats += _check_top(Checker(path), data, SPECS.get(self.benchmark, {}))
         # a suite entry's: its `about`, and the guide's figures it is set beside (checked)
@@ -185,6 +186,26 @@ def _read(path):
         raise BadInput(path, None, f"cannot read: {e.strerror}") from None
     except jsonfile.JsonError as e:
         raise BadInput(path, None, str(e)) from None
+
+
+def _trusted(data):
+    """The document's points, each whose times are not to be believed made `suspect` (as bench
+    compare judges them): an ok point whose `clock` says the host's witness disagreed, or a timed
+    point of a session whose `clock_check` failed. Its figures are then never drawn as measured:
+    a suspect point is marked as failed and skipped ones are, with its reason in the notes."""
+    check = data.get("clock_check")
+    bad_session = isinstance(check, dict) and check.get("ok") is False
+    out = []
+    for p in data.get("points", []):
+        clock = p.get("clock") if isinstance(p.get("clock"), dict) else {}
+        why = None
+        if p.get("status") == "ok" and clock.get("agree") is False:
+            why = ("clock.agree false: "
+                   + (clock.get("finding") or "the host's witness disagreed"))
+        elif p.get("status") == "ok" and bad_session and "time_ns" in p:
+            why = "clock_check failed: " + (check.get("reason") or "the clock ran at another rate")
+        out.append({**p, "status": "suspect", "reason": why} if why else p)
+    return out
 
 
 def _drawable(path, points, spec):

@@ -44,6 +44,7 @@ details.facts summary { cursor: pointer; font-weight: 600; margin: 6px 0; }
 .notes-title { font-weight: 600; margin: 8px 0 2px; }
 ul.notes li.failed, tr.failed td { color: #9e2a5e; }
 ul.notes li.skipped, tr.skipped td { color: #6b4a00; }
+ul.notes li.suspect, tr.suspect td { color: #9e2a5e; font-style: italic; }
 .swatch { display: inline-block; width: 11px; height: 11px; margin-right: 6px;
           border-radius: 2px; vertical-align: -1px; }
 .swatch.v-regression { background: #D55E00; } .swatch.v-improvement { background: #0072B2; }
@@ -76,7 +77,7 @@ class Page:
 
 
 def _counts(doc):
-    c = OrderedDict((s, 0) for s in ("ok", "failed", "skipped"))
+    c = OrderedDict((s, 0) for s in ("ok", "failed", "skipped", "suspect"))
     for p in doc.points + [p for p, _ in doc.undrawn]:
         c[p["status"]] += 1
     partial = ", partial" if doc.data.get("interrupted") else ""

@@ -25,7 +25,7 @@ SERIES = [OI[k] for k in ("blue", "orange", "green", "purple", "sky", "vermillio
 MARKERS = ["o", "s", "D", "^", "v", "P", "X"]
 MODEL = OI["vermillion"]   # the model's lines, on every chart
 DRIVER = OI["black"]       # the driver's own count (bench occupancy)
-BAD = OI["purple"]         # failed and skipped points
+BAD = OI["purple"]         # failed, skipped and suspect points
 BAD_TEXT = "#8E3A6B"       # the same hue, dark enough to read as text
 
 RC = {
@@ -178,16 +178,17 @@ def label_axes(ax, xlabel=None, ylabel=None):
 
 def empty_note(ax, what="no point measured"):
     """Says so where a panel has nothing to draw (every point failed or was skipped)."""
-    ax.text(0.5, 0.5, f"{what}: every point failed or was skipped (see the notes)",
+    ax.text(0.5, 0.5, f"{what}: every point failed, was skipped or is suspect (see the notes)",
             transform=ax.transAxes, ha="center", va="center", color=BAD_TEXT, fontsize=11)
     ax.set_ylim(*((1, 10) if ax.get_yscale() == "log" else (0, 1)))
     ax.tick_params(axis="y", which="both", labelleft=False)
 
 
 def bad_marks(ax, xs, statuses, y_axes=0.04):
-    """Failed and skipped points: a mark on the axis's floor, never a value of zero."""
+    """Failed, skipped and suspect points: a mark on the axis's floor, never a value of zero
+    (a suspect point's figure came from a clock its host's witness contradicted)."""
     handles = []
-    for status, marker in (("failed", "X"), ("skipped", "x")):
+    for status, marker in (("failed", "X"), ("skipped", "x"), ("suspect", "d")):
         sx = [x for x, s in zip(xs, statuses) if s == status]
         if sx:
             line, = ax.plot(sx, [y_axes] * len(sx), transform=ax.get_xaxis_transform(),
@@ -250,7 +251,7 @@ class Html:
 def grouped_bars(ax, groups, series, cell, value, label_fmt="{:.3g}".format):
     """Bars per group (x category) and series (colour); only the series a group has are drawn,
     centred on it. cell(group, series) gives the point or None; value(point) its height.
-    A failed or skipped point gets a mark and its status written upright, not a bar."""
+    A failed, skipped or suspect point gets a mark and its status written upright, not a bar."""
     most = max((sum(cell(g, s) is not None for s in series) for g in groups), default=1) or 1
     width = 0.8 / most
     bars_total = sum(cell(g, s) is not None for g in groups for s in series)

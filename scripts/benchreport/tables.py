@@ -148,9 +148,12 @@ def generic(doc):
     for p in doc.points:
         t = p.get("time_ns") if isinstance(p.get("time_ns"), dict) else {}
         m = t.get("median")
+        fig = f"{m / div:.4g}" if isinstance(m, (int, float)) else "-"
+        if p["status"] == "suspect" and fig != "-":   # kept for diagnosis, never as a result
+            fig += " (suspect: not a result)"
         rows.append(f'<tr data-status="{escape(p["status"])}" class="{escape(p["status"])}">'
                     f'<td>{escape(point_label(p, names))}</td><td>{escape(p["status"])}</td>'
-                    f'<td>{f"{m / div:.4g}" if isinstance(m, (int, float)) else "-"}</td>'
+                    f'<td>{fig}</td>'
                     f'<td>{escape(p.get("reason") or "")}</td></tr>')
     return Html("points-table",
                 f'<table class="data points"><caption>{len(doc.points)} points of '

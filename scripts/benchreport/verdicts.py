@@ -26,7 +26,7 @@ CLASSES = {"regression": (OI["vermillion"], "^", "regression"),
 ORDER = {"regression": 0, "improvement": 1, "same": 2, "other": 3}
 WORDS = {"regression": {"regressed", "failed", "changed"},
          "improvement": {"improved"},
-         "same": {"unchanged"}}   # inconclusive, new, missing: other
+         "same": {"unchanged"}}   # inconclusive, suspect, new, missing: other
 MAX_ROWS = 120   # rows drawn; the table below the chart lists every one
 
 
@@ -57,6 +57,10 @@ def _interval(o, n):
 
 
 def _judge(label, o, n):
+    sides = [f"{w} suspect: {p.get('reason') or 'no reason given'}"
+             for w, p in (("old", o), ("new", n)) if p["status"] == "suspect"]
+    if sides:   # times not to be believed: never slower, faster or the same
+        return Verdict(label, "suspect", "other", old=o, new=n, note="; ".join(sides))
     if o["status"] != n["status"]:
         cls = ("regression" if o["status"] == "ok" else
                "improvement" if n["status"] == "ok" else "other")

@@ -25,7 +25,7 @@ def point(groups, median=100000.0, reps=12, cv=1.0, seed=0, status="ok", **extra
     p = {"params": {"variant": 2, "groups": groups, "wg_size": 512, "sg_size_compiled": 32,
                     "sg_size_kernel": 32, "n": groups * 65536, "seed": rnd.getrandbits(63)},
          "status": status, "reason": None, "validated": status == "ok"}
-    if status == "ok":
+    if status in ("ok", "suspect"):   # a suspect point keeps its samples, for diagnosis
         s = sorted(samples)
         p["time_ns"] = {"min": s[0], "median": bt.median(s), "mean": sum(s) / len(s), "n": len(s),
                         "samples": samples}
@@ -34,6 +34,26 @@ def point(groups, median=100000.0, reps=12, cv=1.0, seed=0, status="ok", **extra
             p["params"].update(v)
         else:
             p[k] = v
+    return p
+
+
+def clock(agree=True, finding=None, figure="event"):
+    """A point's `clock` member: the host's witness of its times (bench/harness/witness.c)."""
+    return {"figure": figure, "agree": agree, "host_min_ns": 412000.0,
+            "unexplained_ns": 0.0 if agree else 411000.0, "disordered": 0, "finding": finding}
+
+
+def suspect(p, reason="clock: the event says 1 ns where the host waited 412 us"):
+    """p made suspect as the harness writes one: status and reason, its samples kept, validated,
+    its clock disagreeing."""
+    p.update(status="suspect", reason=reason, validated=True,
+             clock=clock(False, reason.split(": ", 1)[-1]))
+    return p
+
+
+def disagreeing(p, finding="the event says 1 ns where the host waited 412 us"):
+    """p left ok, but its clock member says the host's witness disagreed."""
+    p["clock"] = clock(False, finding)
     return p
 
 

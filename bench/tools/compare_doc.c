@@ -430,6 +430,35 @@ static json_int_t span_member(const char *path, json_t *r, const char *key, size
  * device_runs (a document of several devices) and runs (a suite's): each run's points within
  * points[], a run's device one of devices[].label (input.schema.json).
  */
+/*
+ * A run's own clock_check (a suite's entry, or a device's run, keeps the member its document had):
+ * where it failed, every timed point of the run's span is suspect, as for a document's.
+ */
+static void span_clock(struct cmp_doc *d, json_t *r, const char *at, json_int_t first, json_int_t n)
+{
+	char f[160];
+	json_t *cc;
+	const char *why;
+
+	snprintf(f, sizeof(f), "%s.clock_check", at);
+	if (!(cc = member(d->path, f, r, "clock_check", JSON_OBJECT, OPTIONAL | NULLABLE)))
+		return;
+	snprintf(f, sizeof(f), "%s.clock_check.ok", at);
+	if (!json_is_false(member(d->path, f, cc, "ok", JSON_TRUE, REQUIRED)))
+		return;
+	snprintf(f, sizeof(f), "%s.clock_check.reason", at);
+	if (!(why = string_member(d->path, f, cc, "reason", OPTIONAL | NULLABLE)))
+		why = "clock_check.ok is false: the driver's clock ran at another rate";
+	for (json_int_t i = first; i < first + n; i++) {
+		struct cmp_point *p = &d->pts[i];
+		if (p->suspect || !json_object_get(p->pt, "time_ns"))
+			continue;
+		p->suspect = true;
+		p->suspect_what = "clock_check failed";
+		p->suspect_why = why;
+	}
+}
+
 static void check_spans(struct cmp_doc *d)
 {
 	static const char *const keys[] = { "device_runs", "runs" };
@@ -459,6 +488,8 @@ static void check_spans(struct cmp_doc *d)
 				    (long long)(first + n - 1), d->n - 1);
 			if (k == 0)
 				check_label(d, devices, r, i);
+			snprintf(f, sizeof(f), "%s[%zu]", keys[k], i);
+			span_clock(d, r, f, first, n);
 		}
 	}
 }

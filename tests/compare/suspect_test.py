@@ -139,6 +139,18 @@ def case_clock_check():
     r = compare(doc(sweep(3)), new)
     v, _ = verdicts(r)
     check(set(v.values()) == {"unchanged"} and r.code == 0, f"clock_check ok: {v}", r)
+    # a suite's document: each entry's run keeps its own clock_check; entry 2's failed
+    def suite(seed, bad):
+        pts = [dict(p, benchmark="vecadd", run=1 + (i >= 2)) for i, p in enumerate(sweep(4, seed=seed))]
+        runs = [{"entry": e + 1, "bench": "vecadd", "benchmark": "vecadd", "first_point": 2 * e,
+                 "points": 2, "clock_check": {"ok": not (bad and e == 1), "rate": 0.5 if bad else 1.0,
+                                              "reason": "the profiling clock ran at 0.5 x"}}
+                for e in range(2)]
+        return doc(pts, benchmark=None, suite="tiny", runs=runs)
+    r = compare(suite(0, False), suite(1, True))
+    v, j = verdicts(r)
+    check(v == {1: "unchanged", 2: "unchanged", 3: "suspect", 4: "suspect"} and r.code == 1
+          and "0.5 x" in row(j, 3)["notes"], f"clock_check of a suite's entry: {v}", r)
 
 
 def runs_with_suspects():

@@ -5,7 +5,8 @@ usage: report_inputs.py REPORT_PY CASE
 
 A bad document exits 2 with one line naming the file and the field, never a traceback, and
 writes no page (nor a temporary file beside it). The `minimal-*` cases are small valid
-documents (every benchmark, points ok, failed and skipped, and all failed) that must render;
+documents (every benchmark, points ok, failed, skipped and suspect, and all of one status) that
+must render (a suspect point's figures kept, never drawn as measured);
 the `drawn-*` cases valid documents with a point or a member that lacks a figure its chart
 draws: the page is written, and names what was not drawn and why.
 """
@@ -38,8 +39,8 @@ def doc(bench, points, **top):
 
 def pt(params, status="ok", **fields):
     p = {"params": params, "status": status, "reason": None if status == "ok" else "why",
-         "validated": status == "ok"}
-    if status == "ok":
+         "validated": status in ("ok", "suspect")}
+    if status in ("ok", "suspect"):   # a suspect point keeps its figures, for diagnosis
         p.update(copy.deepcopy(fields))
     return p
 
@@ -66,9 +67,10 @@ def occupancy():
 
 
 def minimal_all(status):
-    """One document of each benchmark, with points ok, failed and skipped (or all `status`)."""
+    """One document of each benchmark, with points ok, failed, skipped and suspect (or all
+    `status`)."""
     def s(i):
-        return status or ("ok", "failed", "skipped")[i % 3]
+        return status or ("ok", "failed", "skipped", "suspect")[i % 4]
     copy_m = {"fraction_of_copy": 0.5, "gbps": 3.0}
     return [
         vecadd([s(i) for i in range(3)]),
@@ -138,7 +140,8 @@ CASES = {
     "point-no-status": (edit(vecadd(), "points.1.status", delete=True),
                         "points[1].status: missing"),
     "point-bad-status": (edit(vecadd(), "points.0.status", "done"),
-                         'points[0].status: "done" is not one of "ok", "failed", "skipped"'),
+                         'points[0].status: "done" is not one of "ok", "failed", "skipped", '
+                         '"suspect"'),
     "vecadd-no-median": (edit(vecadd(), "points.1.time_ns.median", delete=True),
                          "points[1].time_ns.median: missing"),
     "vecadd-median-text": (edit(vecadd(), "points.0.time_ns.median", "fast"),
@@ -171,7 +174,8 @@ DRAWN = {
     "drawn-occupancy-no-measured": (edit(occupancy(), "points.3.measured", delete=True),
                                     "points[3].measured: missing"),
 }
-MINIMAL = {"minimal-mixed": None, "minimal-all-failed": "failed", "minimal-all-skipped": "skipped"}
+MINIMAL = {"minimal-mixed": None, "minimal-all-failed": "failed", "minimal-all-skipped": "skipped",
+           "minimal-all-suspect": "suspect"}
 
 
 def run(report, args):
@@ -228,6 +232,10 @@ def minimal_case(report, case, tmp):
             page = f.read()
         for d in minimal_all(MINIMAL[case]):
             check(f'data-benchmark="{d["benchmark"]}"' in page, f"no section for {d['benchmark']}")
+        if MINIMAL[case] == "suspect":   # every figure kept, none drawn as measured
+            check(not re.search(r"\b\d+ ok\b", page) and re.search(r"\b\d+ suspect\b", page)
+                  and "pt-bad-suspect" in page and "pt-bad-bar-suspect" in page,
+                  "a suspect point counted or drawn as an ok one, or not marked")
     return r
 
 

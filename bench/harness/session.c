@@ -97,5 +97,6 @@ void harness_unit_open(struct bench_session *s, const struct common_opts *co,
 
 void harness_unit_close(struct bench_session *s)
 {
+	harness_witness_free(s);
 	prog_ctx_release(&s->pc);
 }

@@ -28,8 +28,10 @@ while [ $# -gt 0 ]; do
 done
 [ "$repeat" -gt 0 ] || [ "$load" -eq 1 ] || usage "--load goes with --repeat"
 
+t0=$SECONDS
 "$root/scripts/setup.sh" --intel-gpu-icd || exit 1
 . "$root/scripts/env.sh"
+stages=("set-up=$((SECONDS - t0))")   # STAGE=SECONDS[=TESTLOG], for tests/timetable.py
 # A test's timeout guards against a hang, never against a slow run: on a loaded 2-core
 # runner a test may take several times its idle time (each test's own is in its meson.build).
 timeouts="--timeout-multiplier 4"
@@ -50,24 +52,33 @@ if [ "$repeat" -gt 0 ]; then
 	exit $?
 fi
 
-pass=0 fail=0 skip=0
+pass=0 fail=0 skip=0 stage_n=0
+build() { # DIR [meson options]: configures and builds DIR, its wall time a stage
+	local t=$SECONDS
+	"$root/scripts/build.sh" "$@" || exit 1
+	stages+=("build $1=$((SECONDS - t))")
+}
 run_suite() { # DIR SETUP [meson test args]
-	local dir=$1 setup=$2 rc
+	local dir=$1 setup=$2 rc t=$SECONDS log
 	shift 2
-	rm -f "$dir/meson-logs/testlog-$setup.json"
-	meson test -C "$dir" --setup "$setup" --print-errorlogs --num-processes 2 $timeouts "$@"
+	# each stage its own log (two stages may share a setup), kept for the time table
+	stage_n=$((stage_n + 1))
+	log="$dir/meson-logs/testlog-stage$stage_n-$setup.json"
+	rm -f "$log"
+	meson test -C "$dir" --setup "$setup" --print-errorlogs --num-processes 2 $timeouts \
+		--logbase "testlog-stage$stage_n" "$@"
 	rc=$?
-	read -r p f s < <(python3 "$root/tests/summary.py" "$dir/meson-logs/testlog-$setup.json" ||
+	stages+=("$stage_n $dir $setup${1:+ $*}=$((SECONDS - t))=$log")
+	read -r p f s < <(python3 "$root/tests/summary.py" "$log" ||
 		echo "0 1 0")   # no log: meson could not run the tests
 	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
 	return $rc
 }
 
 rc=0
-"$root/scripts/build.sh" build-ci -Dwerror=true -Dbuildtype=debugoptimized || exit 1
+build build-ci -Dwerror=true -Dbuildtype=debugoptimized
 run_suite build-ci default || rc=1
-"$root/scripts/build.sh" build-san -Dwerror=true -Dbuildtype=debug \
-	-Db_sanitize=address,undefined -Db_lundef=false || exit 1
+build build-san -Dwerror=true -Dbuildtype=debug -Db_sanitize=address,undefined -Db_lundef=false
 [ -s .deps/icd-asan/LEFT-OUT ] &&
 	echo "the sanitizer runs leave out of the driver registry: $(cat .deps/icd-asan/LEFT-OUT)"
 ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
@@ -91,5 +102,7 @@ else
 	echo "skipped: the Intel GPU driver runs (Debian's intel-opencl-icd could not be fetched)"
 	skip=$((skip + 1))
 fi
+# where the time went (docs/tests.md, "Where the time goes"), then the counts, last
+python3 "$root/tests/timetable.py" "${stages[@]}"
 echo "$pass passed, $fail failed, $skip skipped"
 exit $rc

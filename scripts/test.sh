@@ -44,6 +44,8 @@ if [ "$repeat" -gt 0 ]; then
 		sh -c 'while :; do :; done' &
 		hogs+=($!)
 	done
+	# every repetition its own run, never one made once for the build (benchtest.run_once)
+	export BENCH_TEST_FRESH=1
 	log=build-ci/meson-logs/testlog-repeat-default.json
 	rm -f "$log"
 	meson test -C build-ci --setup default --num-processes 2 --repeat "$repeat" $timeouts \
@@ -77,6 +79,7 @@ run_suite() { # DIR SETUP [meson test args]
 
 rc=0
 build build-ci -Dwerror=true -Dbuildtype=debugoptimized
+rm -rf build-ci/test-cache   # the runs tests share (benchtest.run_once): made again by this run
 run_suite build-ci default || rc=1
 build build-san -Dwerror=true -Dbuildtype=debug -Db_sanitize=address,undefined -Db_lundef=false
 [ -s .deps/icd-asan/LEFT-OUT ] &&

@@ -179,6 +179,8 @@ def run_once(cmd, timeout=None):
     cache = os.environ.get("BENCH_TEST_CACHE")
     if not cache or os.environ.get("BENCH_TEST_FRESH") == "1":
         d = tempfile.mkdtemp(prefix="bench-once-")
+        import atexit
+        atexit.register(shutil.rmtree, d, True)   # removed when the test ends
         return run([a.replace("@DIR@", d) for a in cmd], timeout=timeout), d
     key = [list(cmd)] + [(v, os.environ.get(v)) for v in ONCE_ENV]
     key += [(a, os.stat(a).st_size, os.stat(a).st_mtime_ns) for a in cmd if os.path.isfile(a)]

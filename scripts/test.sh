@@ -2,7 +2,9 @@
 # Sets up, builds with warnings as errors, and runs the whole test suite on both CPU
 # OpenCL platforms; then the unit and cli suites again under AddressSanitizer and
 # UBSan; then, on the machine shape of a user with Debian's Intel GPU driver and no Intel GPU,
-# the cpu suite and the device-selection checks, and the cli suite again under the sanitizers.
+# the cpu suite and the device-selection checks, and the cli suite again under the sanitizers
+# where they keep that driver (where they refuse it, that registry is the one the sanitizer
+# stage has run on). Prints each stage's wall time and the 15 slowest tests (tests/timetable.py).
 # The intel-offline suite (every kernel compiled for Intel GPUs by ocloc, from the driver
 # setup.sh unpacks) runs with the others.
 # Ends with one summary line "N passed, N failed, N skipped".
@@ -28,8 +30,10 @@ while [ $# -gt 0 ]; do
 done
 [ "$repeat" -gt 0 ] || [ "$load" -eq 1 ] || usage "--load goes with --repeat"
 
+t0=$SECONDS
 "$root/scripts/setup.sh" --intel-gpu-icd || exit 1
 . "$root/scripts/env.sh"
+stages=("set-up=$((SECONDS - t0))")   # STAGE=SECONDS[=TESTLOG], for tests/timetable.py
 # A test's timeout guards against a hang, never against a slow run: on a loaded 2-core
 # runner a test may take several times its idle time (each test's own is in its meson.build).
 timeouts="--timeout-multiplier 4"
@@ -42,6 +46,8 @@ if [ "$repeat" -gt 0 ]; then
 		sh -c 'while :; do :; done' &
 		hogs+=($!)
 	done
+	# every repetition its own run, never one made once for the build (benchtest.run_once)
+	export BENCH_TEST_FRESH=1
 	log=build-ci/meson-logs/testlog-repeat-default.json
 	rm -f "$log"
 	meson test -C build-ci --setup default --num-processes 2 --repeat "$repeat" $timeouts \
@@ -50,24 +56,34 @@ if [ "$repeat" -gt 0 ]; then
 	exit $?
 fi
 
-pass=0 fail=0 skip=0
+pass=0 fail=0 skip=0 stage_n=0
+build() { # DIR [meson options]: configures and builds DIR, its wall time a stage
+	local t=$SECONDS
+	"$root/scripts/build.sh" "$@" || exit 1
+	stages+=("build $1=$((SECONDS - t))")
+}
 run_suite() { # DIR SETUP [meson test args]
-	local dir=$1 setup=$2 rc
+	local dir=$1 setup=$2 rc t=$SECONDS log
 	shift 2
-	rm -f "$dir/meson-logs/testlog-$setup.json"
-	meson test -C "$dir" --setup "$setup" --print-errorlogs --num-processes 2 $timeouts "$@"
+	# each stage its own log (two stages may share a setup), kept for the time table
+	stage_n=$((stage_n + 1))
+	log="$dir/meson-logs/testlog-stage$stage_n-$setup.json"
+	rm -f "$log"
+	meson test -C "$dir" --setup "$setup" --print-errorlogs --num-processes 2 $timeouts \
+		--logbase "testlog-stage$stage_n" "$@"
 	rc=$?
-	read -r p f s < <(python3 "$root/tests/summary.py" "$dir/meson-logs/testlog-$setup.json" ||
+	stages+=("$stage_n $dir $setup${1:+ $*}=$((SECONDS - t))=$log")
+	read -r p f s < <(python3 "$root/tests/summary.py" "$log" ||
 		echo "0 1 0")   # no log: meson could not run the tests
 	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
 	return $rc
 }
 
 rc=0
-"$root/scripts/build.sh" build-ci -Dwerror=true -Dbuildtype=debugoptimized || exit 1
+build build-ci -Dwerror=true -Dbuildtype=debugoptimized
+rm -rf build-ci/test-cache   # the runs tests share (benchtest.run_once): made again by this run
 run_suite build-ci default || rc=1
-"$root/scripts/build.sh" build-san -Dwerror=true -Dbuildtype=debug \
-	-Db_sanitize=address,undefined -Db_lundef=false || exit 1
+build build-san -Dwerror=true -Dbuildtype=debug -Db_sanitize=address,undefined -Db_lundef=false
 [ -s .deps/icd-asan/LEFT-OUT ] &&
 	echo "the sanitizer runs leave out of the driver registry: $(cat .deps/icd-asan/LEFT-OUT)"
 ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
@@ -84,12 +100,21 @@ if [ -d .deps/icd-intel-gpu ]; then
 	run_suite build-ci intelgpu --suite cpu || rc=1
 	run_suite build-ci intelgpu icd-registry vecadd-bad-device-unknown \
 		vecadd-bad-device-ambiguous || rc=1
-	# with them it would abort every process: the whole cli suite, on the filtered registry
-	ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-		run_suite build-san intelgpu --suite cli || rc=1
+	# with them it would abort every process: the whole cli suite, on the filtered registry;
+	# where the filter leaves out the Intel GPU driver, that registry holds the very drivers of
+	# .deps/icd-asan, and the sanitizer stage above has run these tests on them already
+	if [ "$(cat .deps/icd-intel-gpu-asan/*.icd | sort)" = "$(cat .deps/icd-asan/*.icd | sort)" ]; then
+		echo "the cli suite under the sanitizers with Intel's GPU driver: not again, its" \
+			"registry less what the sanitizers refuse is .deps/icd-asan's, run above"
+	else
+		ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+			run_suite build-san intelgpu --suite cli || rc=1
+	fi
 else
 	echo "skipped: the Intel GPU driver runs (Debian's intel-opencl-icd could not be fetched)"
 	skip=$((skip + 1))
 fi
+# where the time went (docs/tests.md, "Where the time goes"), then the counts, last
+python3 "$root/tests/timetable.py" "${stages[@]}"
 echo "$pass passed, $fail failed, $skip skipped"
 exit $rc

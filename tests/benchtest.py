@@ -146,6 +146,63 @@ def run_with_doc(cmd, option="--json", name="r.json", **kw):
         return r, load_doc(path, missing=None)
 
 
+# What makes two runs of one command the same run: the build's bench and the driver registry.
+ONCE_ENV = ("OCL_ICD_VENDORS", "LD_LIBRARY_PATH", "BENCH_DEVICE", "BENCH_STUB_TARGET",
+            "BENCH_STUB_FAULT", "ASAN_OPTIONS", "UBSAN_OPTIONS")
+
+
+def _tree_state():
+    """Size and time of every file of the source tree bench reads at run time (its data,
+    kernels given with --kernels) or a test reads: another state is another run."""
+    src = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    state = []
+    for top in ("kernels", "results", "tests"):
+        for d, _, names in os.walk(os.path.join(src, top)):
+            for n in sorted(x for x in names if not x.endswith(".pyc")):   # not Python's cache
+                st = os.stat(os.path.join(d, n))
+                state.append((os.path.join(d, n), st.st_size, st.st_mtime_ns))
+    return sorted(state)
+
+
+def run_once(cmd, timeout=None):
+    """run(cmd), once for every test of this build that asks for the same command: a fixture
+    made once per build (one bench validate run read as TAP by one test and as JUnit by
+    another). @DIR@ in cmd is a folder the run keeps, for files it writes. Returns (its
+    Result, that folder). The run is kept under $BENCH_TEST_CACHE (the test setup's, in the
+    build folder), keyed by the command, every file it names (size and time: bench itself
+    rebuilt is another run), the files of kernels/, results/ and tests/, and the driver
+    registry; a second test waits for the first's run
+    (a lock). Without BENCH_TEST_CACHE, or with BENCH_TEST_FRESH=1 (test.sh --repeat: each
+    repetition its own run), every call runs the command."""
+    import fcntl
+    import hashlib
+    cache = os.environ.get("BENCH_TEST_CACHE")
+    if not cache or os.environ.get("BENCH_TEST_FRESH") == "1":
+        d = tempfile.mkdtemp(prefix="bench-once-")
+        import atexit
+        atexit.register(shutil.rmtree, d, True)   # removed when the test ends
+        return run([a.replace("@DIR@", d) for a in cmd], timeout=timeout), d
+    key = [list(cmd)] + [(v, os.environ.get(v)) for v in ONCE_ENV]
+    key += [(a, os.stat(a).st_size, os.stat(a).st_mtime_ns) for a in cmd if os.path.isfile(a)]
+    key += _tree_state()
+    d = os.path.join(cache, hashlib.sha256(repr(key).encode()).hexdigest()[:16])
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        done = os.path.join(d, "result.json")
+        if os.path.exists(done):
+            with open(done) as f:
+                r = Result(**json.load(f))
+            print(f"the run of {os.path.basename(cmd[0])} made once for this build: {d}",
+                  file=sys.stderr)
+            return r, d
+        r = run([a.replace("@DIR@", d) for a in cmd], timeout=timeout)
+        with open(done + ".tmp", "w") as f:
+            json.dump(dataclasses.asdict(r), f)
+        os.replace(done + ".tmp", done)
+        return r, d
+
+
 def bench_info(bench, device=None, **kw):
     """The devices `bench info --json [--device DEVICE]` lists; fails (exit 1) where it fails.
     kw: more run() arguments."""

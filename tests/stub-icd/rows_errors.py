@@ -4,7 +4,9 @@ resources, a device lost. Run under stub_run.py (the stub is the only driver).
 
 usage: rows_errors.py FAULT BENCH
 Each measurement row (`bench list --json`) runs with --validate-only --quiet (locality on two
-sub-devices, as its check runs it) under BENCH_STUB_FAULT:
+sub-devices, as its check runs it; latency, transpose, sg-copy and stream at small sizes: the
+error paths are the same at any size, and at their default sizes these rows spent a minute
+making chains and references for points whose launch the stub refuses) under BENCH_STUB_FAULT:
   build        exit 1; CL_BUILD_PROGRAM_FAILURE and the stub's build log on stderr
   oor-launch   exit 1; CL_OUT_OF_RESOURCES on stderr
   device-lost  device-lost:3 and :5 (lost during the set-up): exit 1 and CL_DEVICE_NOT_AVAILABLE;
@@ -20,7 +22,9 @@ import re
 import subprocess
 import sys
 
-ROW_ARGS = {"locality": ["--size", "1Mi", "--loads", "2048", "--sub-devices", "counts:1,1"]}
+ROW_ARGS = {"locality": ["--size", "1Mi", "--loads", "2048", "--sub-devices", "counts:1,1"],
+            "latency": ["--sizes", "1Ki..64Ki"], "transpose": ["--n", "256"],
+            "sg-copy": ["--size", "4Mi"], "stream": ["--n", "1Mi"]}
 BUILD_LOG = "the build failed on request (BENCH_STUB_FAULT=build)"
 LIMIT_S = 180
 

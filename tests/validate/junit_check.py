@@ -1,8 +1,12 @@
 #!/usr/bin/env python3
 """Runs bench validate with --junit and --tap, then reads both back.
 
-usage: junit_check.py [--expect-code N] [--expect-result ID=RESULT]... [--xsd FILE] -- CMD...
-CMD gets --junit FILE --tap added. The JUnit file must parse with Python's XML module
+usage: junit_check.py [--once [--emit-tap]] [--expect-code N] [--expect-result ID=RESULT]...
+                      [--xsd FILE] -- CMD...
+CMD gets --junit FILE --tap added. With --once the run is made once for this build and
+shared by every test that asks for the same CMD (benchtest.run_once): with --emit-tap its TAP
+stream is printed and its exit code returned, for Meson to read (protocol 'tap'), and nothing
+else is checked; without, the JUnit checks below read the same run's file. The JUnit file must parse with Python's XML module
 and have the shape GitLab and Jenkins read: <testsuites> with counts, one <testsuite>
 per benchmark (the first part of each check id) whose counts agree with its testcases,
 one <testcase> per TAP line, each with classname, name and time, at most one <failure>
@@ -94,19 +98,32 @@ def main():
     ap.add_argument("--expect-code", type=int, default=0)
     ap.add_argument("--expect-result", action="append", default=[])
     ap.add_argument("--xsd")
+    ap.add_argument("--once", action="store_true")
+    ap.add_argument("--emit-tap", action="store_true")
     ap.add_argument("cmd", nargs=argparse.REMAINDER)
     a = ap.parse_args()
     cmd = bt.after_dashes(a.cmd)
+    if a.once:
+        r, d = bt.run_once(cmd + ["--junit", os.path.join("@DIR@", "validate.xml"), "--tap"])
+        if a.emit_tap:
+            sys.stdout.write(r.out)
+            sys.stderr.write(r.err)
+            return r.code
+        return check_run(r, os.path.join(d, "validate.xml"), a)
     with bt.tmpdir() as d:
         junit = os.path.join(d, "validate.xml")
-        r = bt.run(cmd + ["--junit", junit, "--tap"])
-        print(r.err)
-        if r.code != a.expect_code:
-            print(r.out)
-            bt.fail(f"exit {r.code}, expected {a.expect_code}")
-        cases = check_junit(junit)
-        if a.xsd:
-            check_xsd(junit, a.xsd)
+        return check_run(bt.run(cmd + ["--junit", junit, "--tap"]), junit, a)
+
+
+def check_run(r, junit, a):
+    """The checks of one run (its Result, its JUnit file) against the options."""
+    print(r.err)
+    if r.code != a.expect_code:
+        print(r.out)
+        bt.fail(f"exit {r.code}, expected {a.expect_code}")
+    cases = check_junit(junit)
+    if a.xsd:
+        check_xsd(junit, a.xsd)
     tap = check_tap(r.out)
     if set(tap) != set(cases):
         bt.fail(f"TAP and JUnit name different checks: {set(tap) ^ set(cases)}")

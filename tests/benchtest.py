@@ -412,3 +412,13 @@ def spinning_kernels(src_dir, dst_dir):
     its info (a hung kernel, for --timeout and interrupts); returns dst_dir."""
     kernels_copy(src_dir, dst_dir, "vecadd.cl", SPIN_ANCHOR, SPIN_ANCHOR + SPIN_LOOP)
     return dst_dir
+
+
+def run_cases(namespace, case):
+    """Runs the function case_CASE of a script's namespace (its globals()) and returns verdict()'s
+    exit code; fails naming the cases there are where it has none of that name."""
+    cases = {k[5:]: v for k, v in namespace.items() if k.startswith("case_")}
+    if case not in cases:
+        fail(f"unknown case {case}: {', '.join(cases)}")
+    cases[case]()
+    return verdict()

@@ -7,7 +7,6 @@
  */
 #include "validate_out.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,38 +37,16 @@ static void release(cl_kernel k, cl_program p, cl_mem m)
 		clReleaseMemObject(m);
 }
 
-static void pass(struct val_check *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void pass(struct val_check *c, const char *fmt, ...)
-{
-	va_list ap;
-
-	c->res = VAL_PASS;
-	va_start(ap, fmt);
-	vsnprintf(c->reason, sizeof(c->reason), fmt, ap);
-	va_end(ap);
-}
-
-static void fail(struct val_check *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void fail(struct val_check *c, const char *fmt, ...)
-{
-	va_list ap;
-
-	c->res = VAL_FAIL;
-	va_start(ap, fmt);
-	vsnprintf(c->reason, sizeof(c->reason), fmt, ap);
-	va_end(ap);
-}
-
 /* Compares an answer with the one required; a launch the driver took is waited for. */
 static bool expect(struct val_ctx *v, struct val_check *c, cl_int got, cl_int want, const char *what)
 {
 	if (got == want) {
-		pass(c, "%s: %s, as required", what, cl_err_name(want));
+		val_pass(c, "%s: %s, as required", what, cl_err_name(want));
 		return true;
 	}
 	if (got == CL_SUCCESS)
 		clFinish(v->pc.q);
-	fail(c, "%s: the driver answered %s; the specification requires %s", what, cl_err_name(got),
+	val_fail(c, "%s: the driver answered %s; the specification requires %s", what, cl_err_name(got),
 	     cl_err_name(want));
 	return false;
 }
@@ -95,7 +72,7 @@ static bool control(struct val_ctx *v, struct val_check *c, cl_kernel k, cl_mem 
 	}
 	free(h);
 	if (bad < global)
-		fail(c, "the correct use failed (%s): %s", what, err);
+		val_fail(c, "the correct use failed (%s): %s", what, err);
 	return bad == global;
 }
 
@@ -105,7 +82,7 @@ static cl_mem buffer(struct val_ctx *v, struct val_check *c, size_t bytes)
 	cl_mem m = prog_buffer(&v->pc, CL_MEM_READ_WRITE, bytes, err, sizeof(err));
 
 	if (!m)
-		fail(c, "driver: %s", err);
+		val_fail(c, "driver: %s", err);
 	return m;
 }
 
@@ -154,7 +131,7 @@ static void wg_above_kernel(struct val_ctx *v, struct val_check *c)
 		goto out;
 	if (!CL_CHECK(clGetKernelWorkGroupInfo(k, d->id, CL_KERNEL_WORK_GROUP_SIZE, sizeof(kwg), &kwg,
 					       NULL), err, sizeof(err))) {
-		fail(c, "driver: %s", err);
+		val_fail(c, "driver: %s", err);
 		goto out;
 	}
 	if (kwg >= lim) {
@@ -267,7 +244,7 @@ static void work_dim(struct val_ctx *v, struct val_check *c)
 
 	if (!CL_CHECK(clGetDeviceInfo(v->dev->id, CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS, sizeof(dims), &dims,
 				      NULL), err, sizeof(err)) || dims >= 8) {
-		fail(c, "driver: %s", dims >= 8 ? "CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS above 7" : err);
+		val_fail(c, "driver: %s", dims >= 8 ? "CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS above 7" : err);
 		return;
 	}
 	cl_uint v0 = 1;
@@ -301,7 +278,7 @@ static void reqd_sg_unlisted(struct val_ctx *v, struct val_check *c)
 	prog_sg_options(d, 0, opts + off, sizeof(opts) - (size_t)off);
 	p = prog_build(&v->pc, FILE_CL, opts, NULL, err, sizeof(err));
 	if (!p) {
-		pass(c, "size %u (not among %s) refused at build: %.200s", n,
+		val_pass(c, "size %u (not among %s) refused at build: %.200s", n,
 		     dev_sg_sizes_str(d, opts, sizeof(opts)), err);
 		return;
 	}
@@ -312,12 +289,12 @@ static void reqd_sg_unlisted(struct val_ctx *v, struct val_check *c)
 	    CL_CHECK(clEnqueueNDRangeKernel(v->pc.q, k, 1, NULL, &global, local ? &local : NULL, 0, NULL,
 					    NULL), err, sizeof(err)) &&
 	    CL_CHECK(clEnqueueReadBuffer(v->pc.q, out, CL_TRUE, 0, 4, got, 0, NULL, NULL), err, sizeof(err)))
-		fail(c, "intel_reqd_sub_group_size(%u), a size CL_DEVICE_SUB_GROUP_SIZES_INTEL does not list "
+		val_fail(c, "intel_reqd_sub_group_size(%u), a size CL_DEVICE_SUB_GROUP_SIZES_INTEL does not list "
 		     "(%s), built; the kernel saw get_max_sub_group_size() = %u%s", n,
 		     dev_sg_sizes_str(d, opts, sizeof(opts)), got[0],
 		     got[0] == n ? " (the list is incomplete)" : " (the guarantee is broken)");
 	else if (c->res != VAL_FAIL)
-		fail(c, "intel_reqd_sub_group_size(%u) built although the device does not list it; then: %s",
+		val_fail(c, "intel_reqd_sub_group_size(%u) built although the device does not list it; then: %s",
 		     n, err);
 	release(k, p, out);
 }
@@ -361,16 +338,16 @@ static void null_arg(struct val_ctx *v, struct val_check *c)
 			      sizeof(err)) ||
 		    !CL_CHECK(clEnqueueReadBuffer(v->pc.q, out, CL_TRUE, 0, sizeof(h), h, 0, NULL, NULL), err,
 			      sizeof(err))) {
-			fail(c, "%s for a __global pointer: %s", what, err);
+			val_fail(c, "%s for a __global pointer: %s", what, err);
 			goto out;
 		}
 		for (size_t i = 0; i < global; i++)
 			if (h[i] != 1) {
-				fail(c, "%s: the kernel saw a non-NULL pointer (word %zu = %u)", what, i, h[i]);
+				val_fail(c, "%s: the kernel saw a non-NULL pointer (word %zu = %u)", what, i, h[i]);
 				goto out;
 			}
 	}
-	pass(c, "both ways accepted, and the kernel saw NULL");
+	val_pass(c, "both ways accepted, and the kernel saw NULL");
 out:
 	release(k, p, out);
 }

@@ -153,6 +153,12 @@ struct val_ctx {
 /* Appends a check; fmt makes its id. */
 struct val_check *val_add(struct val_ctx *v, const char *suite, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/*
+ * An API or profiling check's outcome: passed or failed, with a printf reason; true for a pass,
+ * false for a failure, for a check to return.
+ */
+bool val_pass(struct val_check *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+bool val_fail(struct val_check *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Plans every row's checks for the device (each row's own). */
 void val_plan_rows(struct val_ctx *v);
 

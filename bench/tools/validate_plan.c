@@ -7,6 +7,35 @@
 
 #include <stdarg.h>
 
+static bool val_set(struct val_check *c, enum val_res res, const char *fmt, va_list ap)
+{
+	c->res = res;
+	vsnprintf(c->reason, sizeof(c->reason), fmt, ap);
+	return res == VAL_PASS;
+}
+
+bool val_pass(struct val_check *c, const char *fmt, ...)
+{
+	va_list ap;
+	bool r;
+
+	va_start(ap, fmt);
+	r = val_set(c, VAL_PASS, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+bool val_fail(struct val_check *c, const char *fmt, ...)
+{
+	va_list ap;
+	bool r;
+
+	va_start(ap, fmt);
+	r = val_set(c, VAL_FAIL, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
 struct val_check *val_add(struct val_ctx *v, const char *suite, const char *fmt, ...)
 {
 	va_list ap;

@@ -9,7 +9,6 @@
 #include "validate_out.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,31 +34,6 @@ struct prof {
 	cl_mem out;
 	cl_uint rounds;              /* calibrated */
 };
-
-/* Marks c failed (passed) with a printf reason; false (true), for a check to return. */
-static bool fail(struct val_check *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static bool fail(struct val_check *c, const char *fmt, ...)
-{
-	va_list ap;
-
-	c->res = VAL_FAIL;
-	va_start(ap, fmt);
-	vsnprintf(c->reason, sizeof(c->reason), fmt, ap);
-	va_end(ap);
-	return false;
-}
-
-static bool pass(struct val_check *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static bool pass(struct val_check *c, const char *fmt, ...)
-{
-	va_list ap;
-
-	c->res = VAL_PASS;
-	va_start(ap, fmt);
-	vsnprintf(c->reason, sizeof(c->reason), fmt, ap);
-	va_end(ap);
-	return true;
-}
 
 static void prof_free(struct prof *p)
 {
@@ -98,7 +72,7 @@ static bool launch(struct val_ctx *v, struct val_check *c, struct prof *p, cl_co
 	if (ev)
 		clReleaseEvent(ev);
 	if (e != CL_SUCCESS) {
-		fail(c, "driver: the clock probe's launch or its profiling info: %s", cl_err_name(e));
+		val_fail(c, "driver: the clock probe's launch or its profiling info: %s", cl_err_name(e));
 		return false;
 	}
 	l->span_ns = time_span_ns(l->t[2], l->t[3]);
@@ -117,14 +91,14 @@ static bool prof_make(struct val_ctx *v, struct val_check *c, struct prof *p)
 	memset(p, 0, sizeof(*p));
 	if (!(p->prog = prog_build(&own, "clock_probe.cl", "", NULL, err, sizeof(err))) ||
 	    !(p->k = prog_kernel(p->prog, "clock_probe", err, sizeof(err)))) {
-		fail(c, "%.2000s", err);
+		val_fail(c, "%.2000s", err);
 		return false;
 	}
 	p->out = clCreateBuffer(v->pc.ctx, CL_MEM_WRITE_ONLY, 4, NULL, &e);
 	if (e == CL_SUCCESS)
 		e = clSetKernelArg(p->k, 0, sizeof(p->out), &p->out);
 	if (e != CL_SUCCESS) {
-		fail(c, "driver: the clock probe's buffer: %s", cl_err_name(e));
+		val_fail(c, "driver: the clock probe's buffer: %s", cl_err_name(e));
 		return false;
 	}
 	if (!launch(v, c, p, v->pc.q, 1, &l))   /* a first launch pays for more than the kernel */
@@ -184,10 +158,10 @@ static bool order(struct val_ctx *v, struct val_check *c, struct prof *p)
 	for (size_t i = 0; i < PROF_LAUNCHES; i++)
 		for (int k = 0; k < 3; k++)
 			if (l[i].t[k] > l[i].t[k + 1])
-				return fail(c, "launch %zu: %s %llu ns after %s %llu ns", i + 1, names[k],
+				return val_fail(c, "launch %zu: %s %llu ns after %s %llu ns", i + 1, names[k],
 					    (unsigned long long)l[i].t[k], names[k + 1],
 					    (unsigned long long)l[i].t[k + 1]);
-	return pass(c, "QUEUED <= SUBMIT <= START <= END in %d of %d launches", PROF_LAUNCHES, PROF_LAUNCHES);
+	return val_pass(c, "QUEUED <= SUBMIT <= START <= END in %d of %d launches", PROF_LAUNCHES, PROF_LAUNCHES);
 }
 
 static bool end_after_start(struct val_ctx *v, struct val_check *c, struct prof *p)
@@ -198,9 +172,9 @@ static bool end_after_start(struct val_ctx *v, struct val_check *c, struct prof 
 		return false;
 	for (size_t i = 0; i < PROF_LAUNCHES; i++)
 		if (!(l[i].span_ns > 0))
-			return fail(c, "launch %zu of %u rounds (%.3f ms by the host): END - START = %.0f ns",
+			return val_fail(c, "launch %zu of %u rounds (%.3f ms by the host): END - START = %.0f ns",
 				    i + 1, p->rounds, l[i].host_ns / 1e6, l[i].span_ns);
-	return pass(c, "END > START in %d launches of %.1f ms of work by the host's clock", PROF_LAUNCHES,
+	return val_pass(c, "END > START in %d launches of %.1f ms of work by the host's clock", PROF_LAUNCHES,
 		    PROF_WORK_NS / 1e6);
 }
 
@@ -224,18 +198,18 @@ static bool scaling(struct val_ctx *v, struct val_check *c, struct prof *p)
 		for (size_t i = 1; i < PROF_LAUNCHES; i++)
 			m[k] = l[k][i].span_ns < m[k] ? l[k][i].span_ns : m[k];
 		if (!(m[k] > 0))
-			return fail(c, "%u rounds: the shortest event of %d is %.0f ns", base << k,
+			return val_fail(c, "%u rounds: the shortest event of %d is %.0f ns", base << k,
 				    PROF_LAUNCHES, m[k]);
 	}
 	for (int k = 1; k < 3; k++) {
 		double want = (double)(1 << k), got = m[0] > 0 ? m[k] / m[0] : NAN;
 		if (!(fabs(got - want) <= PROF_SCALE_TOL * want))
-			return fail(c, "%u, %u and %u rounds took %.0f, %.0f and %.0f ns by the events: "
+			return val_fail(c, "%u, %u and %u rounds took %.0f, %.0f and %.0f ns by the events: "
 				    "%gx the work took %.3gx the time (allowed %.0f %%)", base,
 				    2 * base, 4 * base, m[0], m[1], m[2], want, got,
 				    100 * PROF_SCALE_TOL);
 	}
-	return pass(c, "1x, 2x, 4x the work: %.0f, %.0f, %.0f ns (ratios %.3f, %.3f)", m[0], m[1], m[2],
+	return val_pass(c, "1x, 2x, 4x the work: %.0f, %.0f, %.0f ns (ratios %.3f, %.3f)", m[0], m[1], m[2],
 	     m[1] / m[0], m[2] / m[0]);
 }
 
@@ -255,17 +229,17 @@ static bool host_witness(struct val_ctx *v, struct val_check *c, struct prof *p)
 	for (int k = 0; k < 2; k++)
 		for (size_t i = 0; i < PROF_LAUNCHES; i++)
 			if (l[k][i].span_ns > l[k][i].host_ns + 2 * res)
-				return fail(c, "a launch of %u rounds: the event lasted %.3f ms, the host waited "
+				return val_fail(c, "a launch of %u rounds: the event lasted %.3f ms, the host waited "
 					    "%.3f ms for the whole launch", k ? 4 * p->rounds : p->rounds,
 					    l[k][i].span_ns / 1e6, l[k][i].host_ns / 1e6);
 	const struct prof_launch *a = least_disturbed(l[0], PROF_LAUNCHES);
 	const struct prof_launch *b = least_disturbed(l[1], PROF_LAUNCHES);
 	double dh = b->host_ns - a->host_ns, rate = dh > 0 ? (b->span_ns - a->span_ns) / dh : NAN;
 	if (!(fabs(rate - 1) <= PROF_RATE_TOL))
-		return fail(c, "%u more rounds took the host %.3f ms more and the events %.3f ms more: "
+		return val_fail(c, "%u more rounds took the host %.3f ms more and the events %.3f ms more: "
 			    "%.4g x (allowed 1 +- %.0f %%)", 3 * p->rounds, dh / 1e6,
 			    (b->span_ns - a->span_ns) / 1e6, rate, 100 * PROF_RATE_TOL);
-	return pass(c, "no event longer than the host's wait over %d launches; 3 x more work: %.4g x "
+	return val_pass(c, "no event longer than the host's wait over %d launches; 3 x more work: %.4g x "
 		    "the host's extra time by the events", 2 * PROF_LAUNCHES, rate);
 }
 
@@ -286,11 +260,11 @@ static bool resolution(struct val_ctx *v, struct val_check *c, struct prof *p)
 			if (ts[j] > ts[i] && (!step || ts[j] - ts[i] < step))
 				step = ts[j] - ts[i];
 	if (!res)
-		return fail(c, "CL_DEVICE_PROFILING_TIMER_RESOLUTION is 0 ns");
+		return val_fail(c, "CL_DEVICE_PROFILING_TIMER_RESOLUTION is 0 ns");
 	if (step && step < res)
-		return fail(c, "timestamps %llu ns apart, finer than the declared resolution of %zu ns",
+		return val_fail(c, "timestamps %llu ns apart, finer than the declared resolution of %zu ns",
 			    (unsigned long long)step, res);
-	return pass(c, "declared %zu ns; the smallest step seen between %zu timestamps: %llu ns", res, n,
+	return val_pass(c, "declared %zu ns; the smallest step seen between %zu timestamps: %llu ns", res, n,
 	     (unsigned long long)step);
 }
 
@@ -302,19 +276,19 @@ static bool monotonic(struct val_ctx *v, struct val_check *c, struct prof *p)
 	struct prof_launch l[2 * PROF_LAUNCHES];
 
 	if (e != CL_SUCCESS)
-		return fail(c, "driver: a second queue with profiling: %s", cl_err_name(e));
+		return val_fail(c, "driver: a second queue with profiling: %s", cl_err_name(e));
 	for (size_t i = 0; i < 2 * PROF_LAUNCHES; i++)   /* alternately, each waited for */
 		if (!launch(v, c, p, i % 2 ? q2 : v->pc.q, p->rounds / 4 + 1, &l[i]))
 			goto out;
 	for (size_t i = 1; i < 2 * PROF_LAUNCHES; i++)
 		if (!(l[i].t[2] > l[i - 1].t[3])) {
-			fail(c, "launch %zu (queue %zu) STARTed at %llu ns, not after launch %zu (queue %zu) "
+			val_fail(c, "launch %zu (queue %zu) STARTed at %llu ns, not after launch %zu (queue %zu) "
 			     "ENDed at %llu ns, though it was enqueued after that one completed", i + 1,
 			     i % 2 + 1, (unsigned long long)l[i].t[2], i, (i - 1) % 2 + 1,
 			     (unsigned long long)l[i - 1].t[3]);
 			goto out;
 		}
-	pass(c, "%d launches on two queues, each waited for: every START after the END before it",
+	val_pass(c, "%d launches on two queues, each waited for: every START after the END before it",
 	     2 * PROF_LAUNCHES);
 out:
 	clReleaseCommandQueue(q2);
@@ -331,20 +305,20 @@ static bool not_available(struct val_ctx *v, struct val_check *c, struct prof *p
 	cl_uint rounds = 1;
 
 	if (e != CL_SUCCESS)
-		return fail(c, "driver: a queue without profiling: %s", cl_err_name(e));
+		return val_fail(c, "driver: a queue without profiling: %s", cl_err_name(e));
 	e = clSetKernelArg(p->k, 1, sizeof(rounds), &rounds);
 	if (e == CL_SUCCESS)
 		e = clEnqueueNDRangeKernel(q, p->k, 1, NULL, &one, &one, 0, NULL, &ev);
 	if (e == CL_SUCCESS)
 		e = clWaitForEvents(1, &ev);
 	if (e != CL_SUCCESS)
-		fail(c, "driver: a launch on a queue without profiling: %s", cl_err_name(e));
+		val_fail(c, "driver: a launch on a queue without profiling: %s", cl_err_name(e));
 	else if ((e = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof(t), &t, NULL)) !=
 		 CL_PROFILING_INFO_NOT_AVAILABLE)
-		fail(c, "clGetEventProfilingInfo on a queue without CL_QUEUE_PROFILING_ENABLE answered %s; "
+		val_fail(c, "clGetEventProfilingInfo on a queue without CL_QUEUE_PROFILING_ENABLE answered %s; "
 		     "the specification requires CL_PROFILING_INFO_NOT_AVAILABLE", cl_err_name(e));
 	else
-		pass(c, "CL_PROFILING_INFO_NOT_AVAILABLE, as required");
+		val_pass(c, "CL_PROFILING_INFO_NOT_AVAILABLE, as required");
 	if (ev)
 		clReleaseEvent(ev);
 	clReleaseCommandQueue(q);
@@ -372,10 +346,10 @@ static bool device_host_timer(struct val_ctx *v, struct val_check *c, struct pro
 	if (!launch(v, c, p, v->pc.q, 4 * p->rounds, &l))
 		return false;
 	if (!l.bracket[0])
-		return fail(c, "clGetHostTimer failed where clGetDeviceAndHostTimer works");
+		return val_fail(c, "clGetHostTimer failed where clGetDeviceAndHostTimer works");
 	double s = (double)l.t[2] - (double)d0 + (double)h0, en = (double)l.t[3] - (double)d0 + (double)h0;
 	if (s < (double)l.bracket[0] - slack || en > (double)l.bracket[1] + slack || s > en)
-		return fail(c, "the launch on the host timer's line: START %.0f, END %.0f ns, outside the "
+		return val_fail(c, "the launch on the host timer's line: START %.0f, END %.0f ns, outside the "
 			    "host's bracket %llu..%llu ns (through the pair device %llu, host %llu ns)", s, en,
 			    (unsigned long long)l.bracket[0], (unsigned long long)l.bracket[1],
 			    (unsigned long long)d0, (unsigned long long)h0);
@@ -384,13 +358,13 @@ static bool device_host_timer(struct val_ctx *v, struct val_check *c, struct pro
 		if (!launch(v, c, p, v->pc.q, p->rounds, &l))
 			return false;
 	if ((e = clGetDeviceAndHostTimer(v->dev->id, &d1, &h1)) != CL_SUCCESS)
-		return fail(c, "clGetDeviceAndHostTimer answered %s the second time", cl_err_name(e));
+		return val_fail(c, "clGetDeviceAndHostTimer answered %s the second time", cl_err_name(e));
 	double rate = h1 > h0 ? ((double)d1 - (double)d0) / (double)(h1 - h0) : NAN;
 	if (!(fabs(rate - 1) <= PROF_TIMER_TOL))
-		return fail(c, "over %.3f s of the host timer the device timer advanced %.6f s: %.6g x "
+		return val_fail(c, "over %.3f s of the host timer the device timer advanced %.6f s: %.6g x "
 			    "(allowed 1 +- %.0f %%)", (double)(h1 - h0) / 1e9, ((double)d1 - (double)d0) / 1e9,
 			    rate, 100 * PROF_TIMER_TOL);
-	return pass(c, "device timer at %.6f x the host's over %.3f s; a launch's START and END inside the "
+	return val_pass(c, "device timer at %.6f x the host's over %.3f s; a launch's START and END inside the "
 	     "host's bracket", rate, (double)(h1 - h0) / 1e9);
 }
 

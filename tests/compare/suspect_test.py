@@ -285,10 +285,5 @@ def case_bad():
         check(r.code == 2 and "points[1].reason" in r.err, f"bad: report: exit {r.code}", r)
 
 
-CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
-
 if __name__ == "__main__":
-    if CASE not in CASES:
-        bt.fail(f"unknown case {CASE}: {', '.join(CASES)}")
-    CASES[CASE]()
-    sys.exit(bt.verdict())
+    sys.exit(bt.run_cases(globals(), CASE))

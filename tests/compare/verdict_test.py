@@ -185,10 +185,5 @@ def case_attempts():
           f"attempts: an attempt of other params is refused: exit {r.code}", r)
 
 
-CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
-
 if __name__ == "__main__":
-    if CASE not in CASES:
-        bt.fail(f"unknown case {CASE}: {', '.join(CASES)}")
-    CASES[CASE]()
-    sys.exit(bt.verdict())
+    sys.exit(bt.run_cases(globals(), CASE))

@@ -177,8 +177,8 @@ struct bench_row {
 
 /*
  * A point's outcome. SUSPECT: measured and validated, but its times are not to be believed:
- * the driver's profiling clock and the host's disagree (harness/witness.c), or its figure
- * breaks a physical bound; the reason says which.
+ * the driver's profiling clock and the host's disagree (harness/witness.c); the reason says
+ * how.
  */
 enum point_status { POINT_OK, POINT_FAILED, POINT_SKIPPED, POINT_SUSPECT };
 /* The names of enum point_status, in its order: the documents' `status`. */

@@ -122,11 +122,10 @@ static double stats_cv(const json_t *stats)
 /*
  * A figure above the copy ceiling of the same bytes says so in its note, and whether by more
  * than the run's noise (two standard deviations of both, from their CVs): then it breaks that
- * bound. Above BOUND_MAX times
- * the ceiling, no mix of reads and writes explains it (a read-only stream beside a copy that
- * also reads every line it writes is under twice the copy): the figure is suspect.
+ * bound, which the note names. Not a status: a kernel's counted bytes are not its traffic (a
+ * gather of data a cache holds read 2.1-2.4 x the copy ceiling on Intel's CPU runtime), so no
+ * multiple of the ceiling is a physical limit; a broken clock is the witness's to find.
  */
-#define BOUND_MAX 2
 static void bound_check(struct bench_point *pt)
 {
 	const json_t *cs = pt->ceil_by && strcmp(pt->ceil_by, "stream_copy kernel") == 0
@@ -140,11 +139,7 @@ static void bound_check(struct bench_point *pt)
 	snprintf(copies, sizeof(copies), "clEnqueueCopyBuffer %.2f GB/s, stream_copy kernel %.2f GB/s",
 		 bench_point_copy_gbps(pt),
 		 pt->ceil_kernel_ns > 0 ? 2.0 * (double)pt->ceil_bytes / pt->ceil_kernel_ns : 0);
-	if (g > BOUND_MAX * c * (1 + noise))
-		bench_suspect(pt, "bound: %.2f GB/s is %.3f of the copy ceiling of the same bytes (%s): "
-			      "above %d x, which no mix of reads and writes explains", g, g / c, copies,
-			      BOUND_MAX);
-	else if (g > c * (1 + noise))
+	if (g > c * (1 + noise))
 		bench_note(pt, "%.3f of the ceiling: breaks the copy ceiling of the same bytes by more "
 			   "than the run's noise (+-%.1f %%) (%s)", g / c, 100 * noise, copies);
 	else
@@ -384,8 +379,8 @@ int bench_run_end(struct bench_run *r, size_t done, json_t **doc)
 	json_object_set_new(r->doc, "time_origin", harness_origin_json(r->sess));
 	json_object_set_new(r->doc, "clock_check", harness_clock_check_json(r->sess));
 	if (r->n_suspect) {
-		fprintf(stderr, "bench %s: %u of %zu points suspect%s%s: their times disagree with the "
-			"host's clock or break a bound (see their reason)\n", cli_cmd, r->n_suspect, r->n_points,
+		fprintf(stderr, "bench %s: %u of %zu points suspect%s%s: their times and the host's clock "
+			"disagree (see their reason)\n", cli_cmd, r->n_suspect, r->n_points,
 			r->label ? " on " : "", r->label ? r->label : "");
 		rc = EXIT_FAIL;
 	}

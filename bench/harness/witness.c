@@ -13,7 +13,7 @@
  *                         figure of the session is suspect (a clock that says 1 ns, counts
  *                         microseconds as nanoseconds, runs at half rate, stands still).
  *   each point            END before START; an event longer than the host's whole wait for
- *                         its launch; QUEUED <= SUBMIT <= START <= END broken; and an event
+ *                         its launch; END equal to START in the median launch; QUEUED <= SUBMIT <= START <= END broken; and an event
  *                         that is a vanishing fraction of a long wait: the host waited, in
  *                         its shortest launch, over WIT_VANISH times the event's median beyond
  *                         the launch overhead measured by the check (the work was done outside
@@ -203,6 +203,9 @@ static void judge(const struct harness_witness *w, const double *dev, const doub
 			 longer, n, first_longer + 1, dev[first_longer] / 1e3, host[first_longer] / 1e3);
 	else if (!w->ok)
 		snprintf(why, len, "%s", w->reason);
+	else if (ev <= 0)   /* a kernel that does work takes time */
+		snprintf(why, len, "END equals START in the median of %zu launches, which the host waited "
+			 "at least %.3f us for", n, *host_min / 1e3);
 	else if (*unexplained > WIT_VANISH * (ev > res ? ev : res) &&
 		 *unexplained > WIT_OVERHEAD_MULT * w->overhead_max_ns) {
 		*vanished = true;

@@ -3,6 +3,7 @@
 #include "stub_time.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -25,7 +26,101 @@ static struct {
 	atomic_ullong first;             /* half-rate: the first timestamp read, 0: none yet */
 	cl_api_clGetEventProfilingInfo profiling;
 	cl_api_clGetDeviceAndHostTimer timers;
+	const char *kernel;              /* BENCH_STUB_TIME_KERNEL; NULL: every event lies */
+	cl_api_clEnqueueNDRangeKernel enqueue;
+	cl_api_clReleaseEvent release;
+	cl_api_clGetEventInfo event_info;
+	cl_api_clGetKernelInfo kernel_info;
 } t;
+
+/*
+ * With BENCH_STUB_TIME_KERNEL: the live events of the launches whose kernel matches, the only
+ * ones that lie. An event leaves at its last release; a launch of another kernel whose event
+ * takes an address again, and an event that is no kernel's, read true whatever the set says.
+ */
+static struct {
+	pthread_mutex_t lock;
+	cl_event *ev;
+	size_t n, cap;
+} lying = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* ev's place in lying.ev, or lying.n; with the lock held. */
+static size_t lying_find(cl_event ev)
+{
+	size_t i = 0;
+
+	while (i < lying.n && lying.ev[i] != ev)
+		i++;
+	return i;
+}
+
+/* Puts ev in the set (in) or takes it out; a set that cannot grow leaves ev true. */
+static void lying_mark(cl_event ev, bool in)
+{
+	pthread_mutex_lock(&lying.lock);
+	size_t i = lying_find(ev);
+	if (!in && i < lying.n) {
+		lying.ev[i] = lying.ev[--lying.n];
+	} else if (in && i == lying.n) {
+		if (lying.n == lying.cap) {
+			size_t cap = lying.cap ? 2 * lying.cap : 64;
+			cl_event *grown = realloc(lying.ev, cap * sizeof(*grown));
+			if (grown) {
+				lying.ev = grown;
+				lying.cap = cap;
+			}
+		}
+		if (lying.n < lying.cap)
+			lying.ev[lying.n++] = ev;
+	}
+	pthread_mutex_unlock(&lying.lock);
+}
+
+/* Whether ev's timestamps lie: every event's, or with a kernel named, a matching launch's. */
+static bool lies(cl_event ev)
+{
+	cl_command_type type = 0;
+
+	if (!t.kernel)
+		return true;
+	if (t.event_info(ev, CL_EVENT_COMMAND_TYPE, sizeof(type), &type, NULL) != CL_SUCCESS ||
+	    type != CL_COMMAND_NDRANGE_KERNEL)
+		return false;
+	pthread_mutex_lock(&lying.lock);
+	bool in = lying_find(ev) < lying.n;
+	pthread_mutex_unlock(&lying.lock);
+	return in;
+}
+
+static bool kernel_matches(cl_kernel k)
+{
+	char name[256];
+
+	return t.kernel_info(k, CL_KERNEL_FUNCTION_NAME, sizeof(name), name, NULL) == CL_SUCCESS &&
+	       strstr(name, t.kernel) != NULL;
+}
+
+static cl_int CL_API_CALL stub_time_clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint dims,
+							   const size_t *offset, const size_t *global,
+							   const size_t *local, cl_uint n_wait,
+							   const cl_event *wait, cl_event *ev)
+{
+	cl_int e = t.enqueue(q, k, dims, offset, global, local, n_wait, wait, ev);
+
+	if (e == CL_SUCCESS && ev && *ev)
+		lying_mark(*ev, kernel_matches(k));
+	return e;
+}
+
+static cl_int CL_API_CALL stub_time_clReleaseEvent(cl_event ev)
+{
+	cl_uint refs = 0;
+
+	if (ev && t.event_info(ev, CL_EVENT_REFERENCE_COUNT, sizeof(refs), &refs, NULL) == CL_SUCCESS &&
+	    refs <= 1)
+		lying_mark(ev, false);
+	return t.release(ev);
+}
 
 /* The clock's lie: what a real timestamp v reads as (for events and, where it follows, the timer). */
 static cl_ulong lie(cl_ulong v)
@@ -64,7 +159,7 @@ static cl_int CL_API_CALL stub_clGetEventProfilingInfo(cl_event ev, cl_profiling
 	cl_ulong v;
 	cl_int e;
 
-	if (!is_stamp(what) || !value || size < sizeof(cl_ulong))
+	if (!is_stamp(what) || !value || size < sizeof(cl_ulong) || !lies(ev))
 		return t.profiling(ev, what, size, value, size_ret);
 	if (t.fault == T_REVERSED && (what == CL_PROFILING_COMMAND_START || what == CL_PROFILING_COMMAND_END))
 		asked = what == CL_PROFILING_COMMAND_START ? CL_PROFILING_COMMAND_END : CL_PROFILING_COMMAND_START;
@@ -85,8 +180,8 @@ static cl_int CL_API_CALL stub_clGetDeviceAndHostTimer(cl_device_id d, cl_ulong 
 {
 	cl_int e = t.timers(d, dev_ts, host_ts);
 
-	/* the timer follows the events' clock, except where only one command's pair lies */
-	if (e == CL_SUCCESS && dev_ts && t.fault != T_OFFSET && t.fault != T_ZERO &&
+	/* the timer follows the events' clock, except where only some commands' stamps lie */
+	if (e == CL_SUCCESS && dev_ts && !t.kernel && t.fault != T_OFFSET && t.fault != T_ZERO &&
 	    t.fault != T_REVERSED)
 		*dev_ts = lie(*dev_ts);
 	return e;
@@ -109,7 +204,7 @@ static bool parse(const char *env)
 			break;
 		errno = 0;
 		unsigned long b = strtoul(env + n + 1, &end, 10);
-		if (errno || *end || b < 8 || b > 63)
+		if (env[n + 1] < '0' || env[n + 1] > '9' || errno || *end || b < 8 || b > 63)
 			break;
 		t.wrap_bits = (unsigned)b;
 		return true;
@@ -119,13 +214,39 @@ static bool parse(const char *env)
 	return false;
 }
 
+/* BENCH_STUB_TIME_KERNEL into t.kernel, with what restricting a lie needs; false naming why. */
+static bool restrict_to_kernel(struct _cl_icd_dispatch *d)
+{
+	const char *k = getenv("BENCH_STUB_TIME_KERNEL");
+
+	if (!k)
+		return true;
+	if (!*k) {
+		fprintf(stderr, "bench stub driver: BENCH_STUB_TIME_KERNEL is empty; no platform presented\n");
+		return false;
+	}
+	t.kernel = k;
+	t.event_info = d->clGetEventInfo;
+	t.kernel_info = d->clGetKernelInfo;
+	t.enqueue = d->clEnqueueNDRangeKernel;
+	d->clEnqueueNDRangeKernel = stub_time_clEnqueueNDRangeKernel;
+	t.release = d->clReleaseEvent;
+	d->clReleaseEvent = stub_time_clReleaseEvent;
+	return true;
+}
+
 bool stub_time_setup(struct _cl_icd_dispatch *d)
 {
 	const char *env = getenv("BENCH_STUB_TIME");
 
-	if (!env)
-		return true;
-	if (!parse(env))
+	if (!env) {
+		if (!getenv("BENCH_STUB_TIME_KERNEL"))
+			return true;
+		fprintf(stderr, "bench stub driver: BENCH_STUB_TIME_KERNEL without BENCH_STUB_TIME "
+			"restricts no lie; no platform presented\n");
+		return false;
+	}
+	if (!parse(env) || !restrict_to_kernel(d))
 		return false;
 	t.profiling = d->clGetEventProfilingInfo;
 	d->clGetEventProfilingInfo = stub_clGetEventProfilingInfo;

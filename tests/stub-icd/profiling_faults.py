@@ -32,6 +32,18 @@ FAILS = {
     "offset": {"device-host-timer"},
     "wrap32:22": None,   # nondeterministic: some of the duration checks fail or flake
 }
+# what the failure of one check each lie fails must say: the fault seen, with its numbers and
+# units (the start of the message: the summary's line may cut its end)
+SAYS = {
+    "zero": ("end-after-start", r"END - START = 0 ns"),
+    "reversed": ("order", r"launch \d+: START \d+ ns after END \d+ ns"),
+    "us-as-ns": ("host-witness", r"the events 0\.0\d+ ms more: 0\.00(09|10)\d* x"),
+    "constant": ("monotonic", r"STARTed at 1000000000 ns, not after launch \d+ \(queue \d\) ENDed at "
+                 r"1000000000 ns"),
+    "half-rate": ("host-witness", r"ms more: 0\.(49|50|51)\d* x"),
+    "offset": ("device-host-timer", r"QUEUED on the host timer's line is [\d.e+]+ ms after the host's "
+               r"bracket"),
+}
 WRAP_MAY_FAIL = {"order", "end-after-start", "scaling", "host-witness", "monotonic", "device-host-timer"}
 NOT_PASSED = re.compile(r"FAIL|flake")
 
@@ -65,6 +77,10 @@ def main():
         elif name != "device-host-timer" or timer:   # a busy host may disturb one run: a flake
             bt.check(res in ("pass", "flake"), f"{fault}: profiling/{name} is '{res}', expected to pass", r)
     bt.check((r.code == 0) == (not want), f"{fault}: exit {r.code}", r)
+    if fault in SAYS and SAYS[fault][0] in want:
+        name, says = SAYS[fault]
+        bt.check(re.search(rf"^  Fail profiling/{name}: .*{says}", r.out, re.M),
+                 f"{fault}: profiling/{name}'s failure does not say /{says}/", r)
     return bt.verdict(f"{fault}: failed {sorted(want) or 'none'}, passed the rest"
                       f"{'' if timer else ' (device-host-timer skipped: no timer pair)'}")
 

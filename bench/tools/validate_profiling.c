@@ -243,11 +243,26 @@ static bool host_witness(struct val_ctx *v, struct val_check *c, struct prof *p)
 		    "the host's extra time by the events", 2 * PROF_LAUNCHES, rate);
 }
 
-/* The smallest step between distinct timestamps against the declared resolution. */
+static cl_ulong gcd(cl_ulong a, cl_ulong b)
+{
+	while (b) {
+		cl_ulong r = a % b;
+		a = b;
+		b = r;
+	}
+	return a;
+}
+
+/*
+ * The declared resolution against the timestamps: no two closer than it, and not all of them a
+ * multiple of a coarser tick apart (their differences' greatest common divisor: 1 ns for a timer
+ * that counts nanoseconds, whatever the launches' spacing; 2 x the declared resolution or more
+ * is a timer that ticks more coarsely than it says, as a microsecond clock declaring 1 ns does).
+ */
 static bool resolution(struct val_ctx *v, struct val_check *c, struct prof *p)
 {
 	struct prof_launch l[PROF_LAUNCHES * 2];
-	cl_ulong ts[PROF_LAUNCHES * 8], step = 0;
+	cl_ulong ts[PROF_LAUNCHES * 8], step = 0, tick = 0;
 	size_t n = 0, res = v->dev->timer_resolution_ns;
 
 	if (!launches(v, c, p, v->pc.q, 1, l, PROF_LAUNCHES * 2))
@@ -255,17 +270,23 @@ static bool resolution(struct val_ctx *v, struct val_check *c, struct prof *p)
 	for (size_t i = 0; i < PROF_LAUNCHES * 2; i++)
 		for (int k = 0; k < 4; k++)
 			ts[n++] = l[i].t[k];
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		tick = gcd(tick, ts[i] > ts[0] ? ts[i] - ts[0] : ts[0] - ts[i]);
 		for (size_t j = 0; j < n; j++)
 			if (ts[j] > ts[i] && (!step || ts[j] - ts[i] < step))
 				step = ts[j] - ts[i];
+	}
 	if (!res)
 		return val_fail(c, "CL_DEVICE_PROFILING_TIMER_RESOLUTION is 0 ns");
 	if (step && step < res)
 		return val_fail(c, "timestamps %llu ns apart, finer than the declared resolution of %zu ns",
 			    (unsigned long long)step, res);
-	return val_pass(c, "declared %zu ns; the smallest step seen between %zu timestamps: %llu ns", res, n,
-	     (unsigned long long)step);
+	if (tick >= 2 * (cl_ulong)res)
+		return val_fail(c, "declared %zu ns, but all %zu timestamps lie a multiple of %llu ns apart: "
+			    "a timer that ticks at %llu ns or coarser", res, n, (unsigned long long)tick,
+			    (unsigned long long)tick);
+	return val_pass(c, "declared %zu ns; between %zu timestamps the smallest step %llu ns, their "
+		    "common tick %llu ns", res, n, (unsigned long long)step, (unsigned long long)tick);
 }
 
 static bool monotonic(struct val_ctx *v, struct val_check *c, struct prof *p)
@@ -414,7 +435,8 @@ static const struct prof_row {
 	  "more work within 20 % of the host's: the device time counter counts nanoseconds" },
 	{ "resolution", resolution,
 	  "CL_DEVICE_PROFILING_TIMER_RESOLUTION \"describes the resolution of device timer. This is "
-	  "measured in nanoseconds\": no two timestamps closer than it" },
+	  "measured in nanoseconds\": no two timestamps closer than it, and their differences' common "
+	  "tick under twice it" },
 	{ "monotonic", monotonic,
 	  "timestamps monotonic across launches and across two queues of one device: a launch enqueued "
 	  "after another completed STARTs after that one's END" },

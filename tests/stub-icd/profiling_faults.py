@@ -6,7 +6,8 @@ usage: profiling_faults.py FAULT BENCH
 Each fault must fail the checks it breaks, by name, and pass the others; `none` and `offset`
 (durations true) pass every duration check, and offset fails only profiling/device-host-timer
 (the events on the host timer's line), where the driver offers clGetDeviceAndHostTimer
-(Intel's CPU runtime does; PoCL 3.1 does not: skipped there, with the reason). A lie that
+(Intel's CPU runtime does; PoCL 3.1 does not: skipped there, with the reason); coarse (a
+1000 ns tick on drivers that declare 1 ns) fails profiling/resolution alone. A lie that
 only a launch spanning a wrap can show (wrap32:22, a wrap every 4.2 ms) is nondeterministic:
 its checks must fail or be reported as a flake, never pass. A check expected to pass may be
 a flake (failed once, passed when run again): a busy host can disturb a CPU device's kernel.
@@ -30,6 +31,7 @@ FAILS = {
     "constant": {"end-after-start", "scaling", "host-witness", "monotonic", "device-host-timer"},
     "half-rate": {"host-witness", "device-host-timer"},
     "offset": {"device-host-timer"},
+    "coarse": {"resolution"},
     "wrap32:22": None,   # nondeterministic: some of the duration checks fail or flake
 }
 # what the failure of one check each lie fails must say: the fault seen, with its numbers and
@@ -43,6 +45,7 @@ SAYS = {
     "half-rate": ("host-witness", r"ms more: 0\.(49|50|51)\d* x"),
     "offset": ("device-host-timer", r"QUEUED on the host timer's line is [\d.e+]+ ms after the host's "
                r"bracket"),
+    "coarse": ("resolution", r"declared \d+ ns, but all \d+ timestamps lie a multiple of 1000 ns apart"),
 }
 WRAP_MAY_FAIL = {"order", "end-after-start", "scaling", "host-witness", "monotonic", "device-host-timer"}
 NOT_PASSED = re.compile(r"FAIL|flake")

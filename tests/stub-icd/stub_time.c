@@ -12,17 +12,25 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-enum time_fault { T_ZERO, T_REVERSED, T_US_AS_NS, T_WRAP, T_CONSTANT, T_HALF_RATE, T_OFFSET };
+enum time_fault { T_ZERO, T_REVERSED, T_US_AS_NS, T_WRAP, T_CONSTANT, T_HALF_RATE, T_OFFSET, T_COARSE };
 
-static const char *const names[] = { "zero", "reversed", "us-as-ns", "wrap32", "constant",
-				     "half-rate", "offset" };
+/* Each lie's name and, for the two that take one, its argument's default and range. */
+static const struct {
+	const char *name;
+	unsigned long long def, min, max;
+} lies_t[] = {
+	{ "zero", 0, 0, 0 }, { "reversed", 0, 0, 0 }, { "us-as-ns", 0, 0, 0 },
+	{ "wrap32", 32, 8, 63 },                 /* bits of the counter */
+	{ "constant", 0, 0, 0 }, { "half-rate", 0, 0, 0 }, { "offset", 0, 0, 0 },
+	{ "coarse", 1000, 2, 1000000000 },       /* ns: the tick */
+};
 
 #define CONSTANT_NS 1000000000ull       /* what `constant` reads: 1 s */
 #define OFFSET_NS (1ull << 62)           /* what `offset` adds */
 
 static struct {
 	enum time_fault fault;
-	unsigned wrap_bits;
+	unsigned long long arg;          /* wrap32: bits; coarse: the tick, ns */
 	atomic_ullong first;             /* half-rate: the first timestamp read, 0: none yet */
 	cl_api_clGetEventProfilingInfo profiling;
 	cl_api_clGetDeviceAndHostTimer timers;
@@ -131,7 +139,9 @@ static cl_ulong lie(cl_ulong v)
 	case T_US_AS_NS:
 		return v / 1000;
 	case T_WRAP:
-		return t.wrap_bits >= 64 ? v : v & ((1ull << t.wrap_bits) - 1);
+		return v & ((1ull << t.arg) - 1);
+	case T_COARSE:
+		return v - v % t.arg;
 	case T_CONSTANT:
 		return CONSTANT_NS;
 	case T_HALF_RATE:
@@ -192,25 +202,27 @@ static bool parse(const char *env)
 {
 	char *end;
 
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		size_t n = strlen(names[i]);
-		if (strncmp(env, names[i], n) != 0)
+	for (size_t i = 0; i < sizeof(lies_t) / sizeof(lies_t[0]); i++) {
+		size_t n = strlen(lies_t[i].name);
+		if (strncmp(env, lies_t[i].name, n) != 0)
 			continue;
 		t.fault = (enum time_fault)i;
-		t.wrap_bits = 32;
+		t.arg = lies_t[i].def;
 		if (!env[n])
 			return true;
-		if (t.fault != T_WRAP || env[n] != ':')
+		if (!lies_t[i].max || env[n] != ':')
 			break;
 		errno = 0;
-		unsigned long b = strtoul(env + n + 1, &end, 10);
-		if (env[n + 1] < '0' || env[n + 1] > '9' || errno || *end || b < 8 || b > 63)
+		unsigned long long a = strtoull(env + n + 1, &end, 10);
+		if (env[n + 1] < '0' || env[n + 1] > '9' || errno || *end || a < lies_t[i].min ||
+		    a > lies_t[i].max)
 			break;
-		t.wrap_bits = (unsigned)b;
+		t.arg = a;
 		return true;
 	}
 	fprintf(stderr, "bench stub driver: BENCH_STUB_TIME '%s' is not one of zero, reversed, "
-		"us-as-ns, wrap32[:8..63], constant, half-rate, offset; no platform presented\n", env);
+		"us-as-ns, wrap32[:8..63], constant, half-rate, offset, coarse[:2..1000000000]; no "
+		"platform presented\n", env);
 	return false;
 }
 

@@ -9,6 +9,8 @@
  *   constant    every timestamp the same value
  *   half-rate   a timer at half rate: first + (t - first) / 2, first the first timestamp read
  *   offset      2^62 ns added (another clock domain): durations stay true
+ *   coarse[:NS] timestamps rounded down to a multiple of NS ns (default 1000: a timer that ticks
+ *               every microsecond, while the driver declares the real timer's resolution)
  *
  * What a real broken driver would do, per lie, decides what else follows it:
  *
@@ -16,7 +18,7 @@
  *     lie in every case.
  *   - clGetDeviceAndHostTimer's device timer, where the real driver offers the pair (Intel's CPU
  *     runtime does; PoCL 3.1 answers CL_INVALID_OPERATION), reads the same broken clock for the
- *     lies of a clock (us-as-ns, wrap32, constant, half-rate): one counter serves both.
+ *     lies of a clock (us-as-ns, wrap32, constant, half-rate, coarse): one counter serves both.
  *   - It stays true for zero and reversed (a bug in how one command's pair is stamped, not in
  *     the clock) and for offset (events stamped in another domain than the timer query answers
  *     from): only a launch placed on the host's timeline through the pair shows an offset.
@@ -28,7 +30,7 @@
  * other event, and the device timer, tell the truth (one kernel's path misstamped, the clock
  * sound). Set without BENCH_STUB_TIME, or empty, it is a bad configuration.
  *
- * A value that names no lie, a BITS outside 8..63, or a bad BENCH_STUB_TIME_KERNEL prints why on
+ * A value that names no lie, a BITS outside 8..63 or NS outside 2..10^9, or a bad BENCH_STUB_TIME_KERNEL prints why on
  * stderr, and the stub presents no platform.
  */
 #ifndef BENCH_STUB_TIME_H

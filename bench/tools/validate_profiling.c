@@ -243,11 +243,26 @@ static bool host_witness(struct val_ctx *v, struct val_check *c, struct prof *p)
 		    "the host's extra time by the events", 2 * PROF_LAUNCHES, rate);
 }
 
-/* The smallest step between distinct timestamps against the declared resolution. */
+static cl_ulong gcd(cl_ulong a, cl_ulong b)
+{
+	while (b) {
+		cl_ulong r = a % b;
+		a = b;
+		b = r;
+	}
+	return a;
+}
+
+/*
+ * The declared resolution against the timestamps: no two closer than it, and not all of them a
+ * multiple of a coarser tick apart (their differences' greatest common divisor: 1 ns for a timer
+ * that counts nanoseconds, whatever the launches' spacing; 2 x the declared resolution or more
+ * is a timer that ticks more coarsely than it says, as a microsecond clock declaring 1 ns does).
+ */
 static bool resolution(struct val_ctx *v, struct val_check *c, struct prof *p)
 {
 	struct prof_launch l[PROF_LAUNCHES * 2];
-	cl_ulong ts[PROF_LAUNCHES * 8], step = 0;
+	cl_ulong ts[PROF_LAUNCHES * 8], step = 0, tick = 0;
 	size_t n = 0, res = v->dev->timer_resolution_ns;
 
 	if (!launches(v, c, p, v->pc.q, 1, l, PROF_LAUNCHES * 2))
@@ -255,17 +270,23 @@ static bool resolution(struct val_ctx *v, struct val_check *c, struct prof *p)
 	for (size_t i = 0; i < PROF_LAUNCHES * 2; i++)
 		for (int k = 0; k < 4; k++)
 			ts[n++] = l[i].t[k];
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		tick = gcd(tick, ts[i] > ts[0] ? ts[i] - ts[0] : ts[0] - ts[i]);
 		for (size_t j = 0; j < n; j++)
 			if (ts[j] > ts[i] && (!step || ts[j] - ts[i] < step))
 				step = ts[j] - ts[i];
+	}
 	if (!res)
 		return val_fail(c, "CL_DEVICE_PROFILING_TIMER_RESOLUTION is 0 ns");
 	if (step && step < res)
 		return val_fail(c, "timestamps %llu ns apart, finer than the declared resolution of %zu ns",
 			    (unsigned long long)step, res);
-	return val_pass(c, "declared %zu ns; the smallest step seen between %zu timestamps: %llu ns", res, n,
-	     (unsigned long long)step);
+	if (tick >= 2 * (cl_ulong)res)
+		return val_fail(c, "declared %zu ns, but all %zu timestamps lie a multiple of %llu ns apart: "
+			    "a timer that ticks at %llu ns or coarser", res, n, (unsigned long long)tick,
+			    (unsigned long long)tick);
+	return val_pass(c, "declared %zu ns; between %zu timestamps the smallest step %llu ns, their "
+		    "common tick %llu ns", res, n, (unsigned long long)step, (unsigned long long)tick);
 }
 
 static bool monotonic(struct val_ctx *v, struct val_check *c, struct prof *p)
@@ -326,8 +347,35 @@ static bool not_available(struct val_ctx *v, struct val_check *c, struct prof *p
 }
 
 /*
+ * A launch's four timestamps placed on the host timer's line through the pair (d0, h0) taken
+ * before it: in order and inside the host timer's bracket of the launch, within slack (ns).
+ * False with c failed, naming the first stamp outside and by how much.
+ */
+static bool on_host_line(struct val_check *c, const struct prof_launch *l, cl_ulong d0, cl_ulong h0,
+			 double slack)
+{
+	static const char *const names[4] = { "QUEUED", "SUBMIT", "START", "END" };
+	double lo = (double)l->bracket[0] - slack, hi = (double)l->bracket[1] + slack, h[4];
+
+	for (int k = 0; k < 4; k++) {
+		h[k] = (double)l->t[k] - (double)d0 + (double)h0;   /* ns on the host timer */
+		if (k && h[k] < h[k - 1])
+			return val_fail(c, "on the host timer's line %s is %.6g ms before %s", names[k],
+				    (h[k - 1] - h[k]) / 1e6, names[k - 1]);
+		if (h[k] < lo || h[k] > hi)
+			return val_fail(c, "%s on the host timer's line is %.6g ms %s the host's bracket "
+				    "%llu..%llu ns of the launch (%s %llu ns through the pair device %llu, "
+				    "host %llu ns)", names[k], (h[k] > hi ? h[k] - hi : lo - h[k]) / 1e6,
+				    h[k] > hi ? "after" : "before", (unsigned long long)l->bracket[0],
+				    (unsigned long long)l->bracket[1], names[k], (unsigned long long)l->t[k],
+				    (unsigned long long)d0, (unsigned long long)h0);
+	}
+	return true;
+}
+
+/*
  * The device timer against the host's over at least PROF_TIMER_SPAN_NS, and a long launch's
- * START and END placed on the host timer's line (through the pair taken before it) inside the
+ * four timestamps placed on the host timer's line (through the pair taken before it) inside the
  * host timer's bracket of the launch.
  */
 static bool device_host_timer(struct val_ctx *v, struct val_check *c, struct prof *p)
@@ -347,12 +395,8 @@ static bool device_host_timer(struct val_ctx *v, struct val_check *c, struct pro
 		return false;
 	if (!l.bracket[0])
 		return val_fail(c, "clGetHostTimer failed where clGetDeviceAndHostTimer works");
-	double s = (double)l.t[2] - (double)d0 + (double)h0, en = (double)l.t[3] - (double)d0 + (double)h0;
-	if (s < (double)l.bracket[0] - slack || en > (double)l.bracket[1] + slack || s > en)
-		return val_fail(c, "the launch on the host timer's line: START %.0f, END %.0f ns, outside the "
-			    "host's bracket %llu..%llu ns (through the pair device %llu, host %llu ns)", s, en,
-			    (unsigned long long)l.bracket[0], (unsigned long long)l.bracket[1],
-			    (unsigned long long)d0, (unsigned long long)h0);
+	if (!on_host_line(c, &l, d0, h0, slack))
+		return false;
 	double t0 = time_now_ns();
 	while (time_now_ns() - t0 < PROF_TIMER_SPAN_NS)   /* the device busy meanwhile */
 		if (!launch(v, c, p, v->pc.q, p->rounds, &l))
@@ -364,8 +408,8 @@ static bool device_host_timer(struct val_ctx *v, struct val_check *c, struct pro
 		return val_fail(c, "over %.3f s of the host timer the device timer advanced %.6f s: %.6g x "
 			    "(allowed 1 +- %.0f %%)", (double)(h1 - h0) / 1e9, ((double)d1 - (double)d0) / 1e9,
 			    rate, 100 * PROF_TIMER_TOL);
-	return val_pass(c, "device timer at %.6f x the host's over %.3f s; a launch's START and END inside the "
-	     "host's bracket", rate, (double)(h1 - h0) / 1e9);
+	return val_pass(c, "device timer at %.6f x the host's over %.3f s; a launch's QUEUED, SUBMIT, START "
+	     "and END in order inside the host's bracket", rate, (double)(h1 - h0) / 1e9);
 }
 
 typedef bool (*prof_fn)(struct val_ctx *v, struct val_check *c, struct prof *p);
@@ -391,7 +435,8 @@ static const struct prof_row {
 	  "more work within 20 % of the host's: the device time counter counts nanoseconds" },
 	{ "resolution", resolution,
 	  "CL_DEVICE_PROFILING_TIMER_RESOLUTION \"describes the resolution of device timer. This is "
-	  "measured in nanoseconds\": no two timestamps closer than it" },
+	  "measured in nanoseconds\": no two timestamps closer than it, and their differences' common "
+	  "tick under twice it" },
 	{ "monotonic", monotonic,
 	  "timestamps monotonic across launches and across two queues of one device: a launch enqueued "
 	  "after another completed STARTs after that one's END" },
@@ -400,9 +445,11 @@ static const struct prof_row {
 	  "flag is not set for the command-queue\"" },
 	{ "device-host-timer", device_host_timer,
 	  "clGetDeviceAndHostTimer \"returns a reasonably synchronized pair of timestamps from the device "
-	  "timer and the host timer as seen by device\": the device timer at the host's rate within 1 % "
-	  "over at least a second, and a launch's START and END on the host timer's line inside the "
-	  "host's bracket of it" },
+	  "timer and the host timer as seen by device\", and \"the timestamp returned from "
+	  "clGetEventProfilingInfo for an event on a device and a device timestamp queried from the same "
+	  "device will always be in the same timebase\": the device timer at the host's rate within 1 % "
+	  "over at least a second, and a launch's four timestamps on the host timer's line, in order, "
+	  "inside the host's bracket of it" },
 };
 
 static void prof_check(struct val_ctx *v, struct val_check *c)

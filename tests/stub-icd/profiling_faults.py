@@ -6,7 +6,8 @@ usage: profiling_faults.py FAULT BENCH
 Each fault must fail the checks it breaks, by name, and pass the others; `none` and `offset`
 (durations true) pass every duration check, and offset fails only profiling/device-host-timer
 (the events on the host timer's line), where the driver offers clGetDeviceAndHostTimer
-(Intel's CPU runtime does; PoCL 3.1 does not: skipped there, with the reason). A lie that
+(Intel's CPU runtime does; PoCL 3.1 does not: skipped there, with the reason); coarse (a
+1000 ns tick on drivers that declare 1 ns) fails profiling/resolution alone. A lie that
 only a launch spanning a wrap can show (wrap32:22, a wrap every 4.2 ms) is nondeterministic:
 its checks must fail or be reported as a flake, never pass. A check expected to pass may be
 a flake (failed once, passed when run again): a busy host can disturb a CPU device's kernel.
@@ -30,7 +31,21 @@ FAILS = {
     "constant": {"end-after-start", "scaling", "host-witness", "monotonic", "device-host-timer"},
     "half-rate": {"host-witness", "device-host-timer"},
     "offset": {"device-host-timer"},
+    "coarse": {"resolution"},
     "wrap32:22": None,   # nondeterministic: some of the duration checks fail or flake
+}
+# what the failure of one check each lie fails must say: the fault seen, with its numbers and
+# units (the start of the message: the summary's line may cut its end)
+SAYS = {
+    "zero": ("end-after-start", r"END - START = 0 ns"),
+    "reversed": ("order", r"launch \d+: START \d+ ns after END \d+ ns"),
+    "us-as-ns": ("host-witness", r"the events 0\.0\d+ ms more: 0\.00(09|10)\d* x"),
+    "constant": ("monotonic", r"STARTed at 1000000000 ns, not after launch \d+ \(queue \d\) ENDed at "
+                 r"1000000000 ns"),
+    "half-rate": ("host-witness", r"ms more: 0\.(49|50|51)\d* x"),
+    "offset": ("device-host-timer", r"QUEUED on the host timer's line is [\d.e+]+ ms after the host's "
+               r"bracket"),
+    "coarse": ("resolution", r"declared \d+ ns, but all \d+ timestamps lie a multiple of 1000 ns apart"),
 }
 WRAP_MAY_FAIL = {"order", "end-after-start", "scaling", "host-witness", "monotonic", "device-host-timer"}
 NOT_PASSED = re.compile(r"FAIL|flake")
@@ -65,6 +80,10 @@ def main():
         elif name != "device-host-timer" or timer:   # a busy host may disturb one run: a flake
             bt.check(res in ("pass", "flake"), f"{fault}: profiling/{name} is '{res}', expected to pass", r)
     bt.check((r.code == 0) == (not want), f"{fault}: exit {r.code}", r)
+    if fault in SAYS and SAYS[fault][0] in want:
+        name, says = SAYS[fault]
+        bt.check(re.search(rf"^  Fail profiling/{name}: .*{says}", r.out, re.M),
+                 f"{fault}: profiling/{name}'s failure does not say /{says}/", r)
     return bt.verdict(f"{fault}: failed {sorted(want) or 'none'}, passed the rest"
                       f"{'' if timer else ' (device-host-timer skipped: no timer pair)'}")
 

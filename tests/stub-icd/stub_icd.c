@@ -15,7 +15,8 @@
  *   BENCH_STUB_DEVICE_TYPE  gpu or cpu: the type the device reports (default: the real one)
  *   BENCH_STUB_CONCURRENT  N: cl_intel_concurrent_dispatch offered, answering N (stub_conc.c)
  *   BENCH_STUB_TIME    a lie about time: zero, reversed, us-as-ns, wrap32[:BITS], constant,
- *                      half-rate or offset (stub_time.h)
+ *                      half-rate, offset or coarse[:NS] (stub_time.h)
+ *   BENCH_STUB_TIME_KERNEL  that lie only on launches of kernels whose name contains this text
  *   BENCH_STUB_FAULT_ONCE   a file name: the faults apply in the one process that makes the
  *                      file; a later process finds it and runs clean (a flaky driver)
  *

@@ -9,13 +9,29 @@
  *   constant    every timestamp the same value
  *   half-rate   a timer at half rate: first + (t - first) / 2, first the first timestamp read
  *   offset      2^62 ns added (another clock domain): durations stay true
+ *   coarse[:NS] timestamps rounded down to a multiple of NS ns (default 1000: a timer that ticks
+ *               every microsecond, while the driver declares the real timer's resolution)
  *
- * The event's timestamps (QUEUED, SUBMIT, START, END, COMPLETE) lie; the device timer of
- * clGetDeviceAndHostTimer and clGetHostTimer's host timer, where the real driver offers them,
- * follow the same clock (us-as-ns, wrap32, constant, half-rate), except for `offset`, whose
- * device timer stays the real one: only events placed on the host's timeline show it, as with
- * a driver whose events and timer query disagree on the domain. zero and reversed leave the
- * device timer true (one command's pair lies, not the clock).
+ * What a real broken driver would do, per lie, decides what else follows it:
+ *
+ *   - The events' timestamps (QUEUED, SUBMIT, START, END, COMPLETE of clGetEventProfilingInfo)
+ *     lie in every case.
+ *   - clGetDeviceAndHostTimer's device timer, where the real driver offers the pair (Intel's CPU
+ *     runtime does; PoCL 3.1 answers CL_INVALID_OPERATION), reads the same broken clock for the
+ *     lies of a clock (us-as-ns, wrap32, constant, half-rate, coarse): one counter serves both.
+ *   - It stays true for zero and reversed (a bug in how one command's pair is stamped, not in
+ *     the clock) and for offset (events stamped in another domain than the timer query answers
+ *     from): only a launch placed on the host's timeline through the pair shows an offset.
+ *   - clGetDeviceAndHostTimer's host timer and clGetHostTimer are never touched: they read the
+ *     host's clock, the witness; a driver that breaks the host's clock too leaves no witness.
+ *
+ * BENCH_STUB_TIME_KERNEL=TEXT restricts the lie to the events of clEnqueueNDRangeKernel launches
+ * whose kernel's function name contains TEXT (as BENCH_STUB_KERNEL does for launch faults): every
+ * other event, and the device timer, tell the truth (one kernel's path misstamped, the clock
+ * sound). Set without BENCH_STUB_TIME, or empty, it is a bad configuration.
+ *
+ * A value that names no lie, a BITS outside 8..63 or NS outside 2..10^9, or a bad BENCH_STUB_TIME_KERNEL prints why on
+ * stderr, and the stub presents no platform.
  */
 #ifndef BENCH_STUB_TIME_H
 #define BENCH_STUB_TIME_H
@@ -25,9 +41,10 @@
 
 /*
  * Reads BENCH_STUB_TIME and, where set, wraps the table's clGetEventProfilingInfo and (where
- * the driver has them) clGetDeviceAndHostTimer; the table is writable from its start to
- * clSetKernelExecInfo, and this makes the timer entries writable too. False with the reason on
- * stderr where the value names no fault.
+ * the driver has them) clGetDeviceAndHostTimer; with BENCH_STUB_TIME_KERNEL, also
+ * clEnqueueNDRangeKernel (over the stub's own wrapper) and clReleaseEvent. The table is writable
+ * from its start to clSetKernelExecInfo; this makes the timer entries writable too. False, with
+ * the reason on stderr, for a bad configuration.
  */
 bool stub_time_setup(struct _cl_icd_dispatch *d);
 

@@ -133,6 +133,18 @@ static bool probe_make(struct bench_run *r, struct harness_own *s, char *err, si
 	return PROG_SET_ARGS(s->probe_k, err, len, PROG_ARG(s->probe_buf), PROG_ARG(rounds));
 }
 
+/* The probe (made at its first use) on q: warmup untimed launches, then n timed ones. */
+static bool probe_run(struct bench_run *r, cl_command_queue q, unsigned warmup, unsigned n,
+		      double *dev, double *wall, char *err, size_t len)
+{
+	struct harness_own *s = own_of(r->sess);
+
+	if (!s->probe_k && !probe_make(r, s, err, len))
+		return false;
+	struct time_launch l = { s->probe_k, 1, 1 };
+	return time_run(q, time_enqueue_launch, &l, warmup, n, dev, wall, err, len);
+}
+
 /*
  * The clock probe on q: HARNESS_PROBE_LAUNCHES timed launches of one work-item, their times
  * in ns to dev, after warmup untimed ones (a first launch pays for the kernel's first use).
@@ -140,15 +152,10 @@ static bool probe_make(struct bench_run *r, struct harness_own *s, char *err, si
  */
 void harness_clock_probe(struct bench_run *r, cl_command_queue q, unsigned warmup, double *dev)
 {
-	struct harness_own *s = own_of(r->sess);
 	double wall[HARNESS_PROBE_LAUNCHES];
 	char err[4096];
 
-	if (!s->probe_k && !probe_make(r, s, err, sizeof(err)))
-		cli_die(EXIT_FAIL, "driver: the clock probe (clock_probe.cl): %s", err);
-	struct time_launch l = { s->probe_k, 1, 1 };
-	if (!time_run(q, time_enqueue_launch, &l, warmup, HARNESS_PROBE_LAUNCHES, dev, wall, err,
-		      sizeof(err)))
+	if (!probe_run(r, q, warmup, HARNESS_PROBE_LAUNCHES, dev, wall, err, sizeof(err)))
 		cli_die(EXIT_FAIL, "driver: the clock probe (clock_probe.cl): %s", err);
 }
 
@@ -161,9 +168,8 @@ bool harness_probe_times(struct bench_run *r, cl_command_queue q, cl_uint rounds
 
 	if (!s->probe_k && !probe_make(r, s, err, len))
 		return false;
-	struct time_launch l = { s->probe_k, 1, 1 };
 	ok = PROG_SET_ARGS(s->probe_k, err, len, PROG_ARG(s->probe_buf), PROG_ARG(rounds)) &&
-	     time_run(q, time_enqueue_launch, &l, 0, n, dev, wall, err, len);
+	     probe_run(r, q, 0, n, dev, wall, err, len);
 	/* the probe beside every point keeps its own rounds */
 	return PROG_SET_ARGS(s->probe_k, err, len, PROG_ARG(s->probe_buf), PROG_ARG(usual)) && ok;
 }

@@ -45,37 +45,37 @@ static void prof_free(struct prof *p)
 		clReleaseMemObject(p->out);
 }
 
-/* One launch of the probe at `rounds` on q, waited for; false with c failed. */
+/*
+ * One launch of the probe at `rounds` on q, waited for and timed by host/timing.c (its four
+ * stamps, END - START signed, the host's wait), inside the host timer's bracket; false with c
+ * failed (a driver that gives no QUEUED or SUBMIT too: the chapter holds all four).
+ */
 static bool launch(struct val_ctx *v, struct val_check *c, struct prof *p, cl_command_queue q,
 		   cl_uint rounds, struct prof_launch *l)
 {
-	static const cl_profiling_info what[4] = { CL_PROFILING_COMMAND_QUEUED, CL_PROFILING_COMMAND_SUBMIT,
-						   CL_PROFILING_COMMAND_START, CL_PROFILING_COMMAND_END };
-	size_t one = 1;
-	cl_event ev = NULL;
+	struct time_launch tl = { p->k, 1, 1 };
+	struct time_stamps ts;
+	char err[1024];
 	cl_int e;
 
 	memset(l, 0, sizeof(*l));
-	e = clSetKernelArg(p->k, 1, sizeof(rounds), &rounds);
-	if (e == CL_SUCCESS && clGetHostTimer(v->dev->id, &l->bracket[0]) != CL_SUCCESS)
+	if ((e = clSetKernelArg(p->k, 1, sizeof(rounds), &rounds)) != CL_SUCCESS)
+		return val_fail(c, "driver: the clock probe's rounds: %s", cl_err_name(e));
+	if (clGetHostTimer(v->dev->id, &l->bracket[0]) != CL_SUCCESS)
 		l->bracket[0] = 0;
-	double h0 = time_now_ns();
-	if (e == CL_SUCCESS)
-		e = clEnqueueNDRangeKernel(q, p->k, 1, NULL, &one, &one, 0, NULL, &ev);
-	if (e == CL_SUCCESS)
-		e = clWaitForEvents(1, &ev);
-	l->host_ns = time_now_ns() - h0;
+	if (!time_once_stamps(q, time_enqueue_launch, &tl, &ts, err, sizeof(err)))
+		return val_fail(c, "driver: the clock probe's launch: %s", err);
 	if (l->bracket[0] && clGetHostTimer(v->dev->id, &l->bracket[1]) != CL_SUCCESS)
 		l->bracket[0] = l->bracket[1] = 0;
-	for (int i = 0; e == CL_SUCCESS && i < 4; i++)
-		e = clGetEventProfilingInfo(ev, what[i], sizeof(l->t[i]), &l->t[i], NULL);
-	if (ev)
-		clReleaseEvent(ev);
-	if (e != CL_SUCCESS) {
-		val_fail(c, "driver: the clock probe's launch or its profiling info: %s", cl_err_name(e));
-		return false;
-	}
-	l->span_ns = time_span_ns(l->t[2], l->t[3]);
+	if (!ts.have_queued)
+		return val_fail(c, "driver: clGetEventProfilingInfo gives no CL_PROFILING_COMMAND_QUEUED "
+				"or SUBMIT for the clock probe's launch");
+	l->t[0] = ts.queued;
+	l->t[1] = ts.submit;
+	l->t[2] = ts.start;
+	l->t[3] = ts.end;
+	l->host_ns = ts.host_ns;
+	l->span_ns = time_span_ns(ts.start, ts.end);
 	return true;
 }
 

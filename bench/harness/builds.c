@@ -1,5 +1,6 @@
 /* The builds a row describes without a device (row.h: struct bench_builds). */
-#include "row.h"
+#define HARNESS_LAYER HARNESS_LAYER_POINT
+#include "point.h"
 
 #include <stdarg.h>
 #include <stdlib.h>

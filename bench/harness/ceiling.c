@@ -5,7 +5,8 @@
  * the copy), and on an H200 a plain kernel outruns the driver's copy.
  */
 #include "check.h"
-#include "internal.h"
+#define HARNESS_LAYER HARNESS_LAYER_MEASURE
+#include "measure.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,8 @@
  * The top of the harness: a command's arguments parsed, then a tool's main, or a row's
  * run on one device or on several. This is the one place that decides which.
  */
-#include "internal.h"
+#define HARNESS_LAYER HARNESS_LAYER_DISPATCH
+#include "dispatch.h"
 
 /* The watchdog's writer of a single run: its points so far, or nothing (the outputs dropped). */
 static int single_write_now(struct bench_session *s, struct bench_run *r)

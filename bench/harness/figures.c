@@ -3,7 +3,8 @@
  * scripts/embed.py, or a file of the same form): tables a suite's entries and a row's report
  * set beside what they measured. Read afresh at each call: nothing is kept.
  */
-#include "internal.h"
+#define HARNESS_LAYER HARNESS_LAYER_POINT
+#include "point.h"
 #include "embedded.h"
 
 #include <stdlib.h>

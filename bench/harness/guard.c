@@ -6,7 +6,8 @@
  * or before its start, fails the point naming the buffer and the offset, where the row's own
  * check of the output's words cannot see it (the conformance tests' way: Khronos CTS, oclgrind).
  */
-#include "internal.h"
+#define HARNESS_LAYER HARNESS_LAYER_LAUNCH
+#include "launch.h"
 
 #include <stdlib.h>
 #include <string.h>

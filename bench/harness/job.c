@@ -2,7 +2,8 @@
  * The shared options of every command that runs kernels, and parsing a command's
  * arguments into a job: its own options, the sub-group ones, the shared ones.
  */
-#include "internal.h"
+#define HARNESS_LAYER HARNESS_LAYER_JOB
+#include "job.h"
 #include "sgb.h"
 
 #include <errno.h>

@@ -3,7 +3,8 @@
  * that exit naming the limits, host memory checked before any work, single untimed
  * launches, the cache figures, and the progress line.
  */
-#include "internal.h"
+#define HARNESS_LAYER HARNESS_LAYER_LAUNCH
+#include "launch.h"
 #include "chase.h"
 
 #include <stdarg.h>

@@ -3,7 +3,8 @@
  * own, --reps of them, then more while a target asks for it (--min-time, --ci-width),
  * at most --max-reps. Every benchmark that times through bench_point_measure gets it.
  */
-#include "internal.h"
+#define HARNESS_LAYER HARNESS_LAYER_MEASURE
+#include "measure.h"
 
 #include <stdlib.h>
 #include <string.h>

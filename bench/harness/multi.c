@@ -5,7 +5,8 @@
  * context. Each run is the harness's own (plan, point loop, views) on its device's session;
  * one document holds them all (bench/multi_doc.c).
  */
-#include "multi_doc.h"
+#define HARNESS_LAYER HARNESS_LAYER_MULTI
+#include "multi.h"
 
 #include <stdlib.h>
 #include <string.h>

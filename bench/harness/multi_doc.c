@@ -5,7 +5,8 @@
  * model, kernel, phases, time origin ...), `points` (each naming its `device`, and with
  * --concurrent whether it ran alone or at once) and `concurrent` (the figures at once).
  */
-#include "multi_doc.h"
+#define HARNESS_LAYER HARNESS_LAYER_MULTI
+#include "multi.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,5 +1,6 @@
 /* The output files of a run (--json, --csv) and of the tools: reserved before any work. */
-#include "internal.h"
+#define HARNESS_LAYER HARNESS_LAYER_SESSION
+#include "session.h"
 
 #include <stdlib.h>
 

@@ -4,7 +4,8 @@
  * (kernels/cache_flush.cl) and the clock probe (kernels/clock_probe.cl), each made at its
  * first use and kept for the session.
  */
-#include "internal.h"
+#define HARNESS_LAYER HARNESS_LAYER_MEASURE
+#include "measure.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,6 @@
 /* A point's record: its status and reason, what to time, the model's inputs, its figures. */
-#include "row.h"
+#define HARNESS_LAYER HARNESS_LAYER_POINT
+#include "point.h"
 
 #include <stdarg.h>
 #include <string.h>

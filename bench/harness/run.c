@@ -2,7 +2,8 @@
  * One run of one row: the document, plan, the point loop (each point's set-up, launch and
  * check, then the timed launches, the ceiling and the model), the views and teardown.
  */
-#include "internal.h"
+#define HARNESS_LAYER HARNESS_LAYER_RUN
+#include "run.h"
 
 #include <math.h>
 

@@ -3,7 +3,8 @@
  * (--sub-devices), the devices of one platform a row across devices needs, and what
  * --require-device asks, with the one rule of exit codes (2: a bad spec; 77: no such device).
  */
-#include "internal.h"
+#define HARNESS_LAYER HARNESS_LAYER_SESSION
+#include "session.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,8 @@
  * The session: what one process keeps open across its runs (the device, its context and
  * queue, the model of the device, the time origin, the harness's own kernels).
  */
-#include "internal.h"
+#define HARNESS_LAYER HARNESS_LAYER_SESSION
+#include "session.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -67,18 +68,6 @@ void bench_session_close(struct bench_session *s)
 	harness_witness_free(s);
 	prog_ctx_release(&s->pc);
 	dev_list_free(&s->devs);
-}
-
-/* The document's time_origin: what the points' start_ns count from. */
-json_t *harness_origin_json(const struct bench_session *s)
-{
-	if (!s->have_origin)
-		return json_null();
-	return json_pack("{s:I, s:I, s:s}", "device_ns", (json_int_t)s->origin_dev_ns, "host_unix_ns",
-			 (json_int_t)s->origin_unix_ns, "note",
-			 "start_ns counts from the first timed launch's CL_PROFILING_COMMAND_START "
-			 "(device_ns, the device's clock); host_unix_ns is the host's UTC time just "
-			 "before that launch was enqueued");
 }
 
 void harness_unit_open(struct bench_session *s, const struct common_opts *co,

@@ -1,5 +1,6 @@
-/* The rendezvous of runs measured at once (--concurrent): internal.h says how it works. */
-#include "internal.h"
+/* The rendezvous of runs measured at once (--concurrent): launch.h says how it works. */
+#define HARNESS_LAYER HARNESS_LAYER_LAUNCH
+#include "launch.h"
 
 #include <string.h>
 

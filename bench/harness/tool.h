@@ -206,7 +206,7 @@ void bench_input(const char *what, const char *path);
 void bench_check_kernels(const char *dir);
 void bench_output(struct outf *o, const char *opt, const char *path);
 
-/* ---- documents of several runs (harness/views.c, session.c) ---- */
+/* ---- documents of several runs (harness/views.c) ---- */
 
 /*
  * One run's record in a document of several runs (a suite's entries, a run per device):

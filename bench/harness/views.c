@@ -1,5 +1,6 @@
 /* The views of a run's points: JSON, the text table and its standard cells. */
-#include "internal.h"
+#define HARNESS_LAYER HARNESS_LAYER_VIEWS
+#include "views.h"
 
 #include <string.h>
 
@@ -272,4 +273,16 @@ void harness_run_members(json_t *r, json_t *doc, size_t first, const char *const
 		if (!shared[i])
 			json_object_set(r, k, v);
 	}
+}
+
+/* The document's time_origin: what the points' start_ns count from. */
+json_t *harness_origin_json(const struct bench_session *s)
+{
+	if (!s->have_origin)
+		return json_null();
+	return json_pack("{s:I, s:I, s:s}", "device_ns", (json_int_t)s->origin_dev_ns, "host_unix_ns",
+			 (json_int_t)s->origin_unix_ns, "note",
+			 "start_ns counts from the first timed launch's CL_PROFILING_COMMAND_START "
+			 "(device_ns, the device's clock); host_unix_ns is the host's UTC time just "
+			 "before that launch was enqueued");
 }

@@ -1,5 +1,6 @@
 /* Interrupts and hung kernels: the watchdog thread of a run. */
-#include "internal.h"
+#define HARNESS_LAYER HARNESS_LAYER_JOB
+#include "job.h"
 
 #include <pthread.h>
 #include <signal.h>

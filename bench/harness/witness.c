@@ -24,7 +24,8 @@
  * rate measured and the declared timer resolution. The shortest host wait of a point's launches
  * is the one taken, since a busy host only ever lengthens a wait.
  */
-#include "internal.h"
+#define HARNESS_LAYER HARNESS_LAYER_MEASURE
+#include "measure.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,11 +1,18 @@
 /*
- * The state of a run on several devices, which multi.c runs, and what multi_doc.c makes of
- * it: the one document and the figures of devices measured at once.
+ * The harness's layer 8 of 9 (multi.c, multi_doc.c): the state of a run on several devices,
+ * which multi.c runs, and what multi_doc.c makes of it: the one document and the figures of
+ * devices measured at once. Its files include this header alone, which includes the layer
+ * below (layers.h).
  */
-#ifndef BENCH_MULTI_DOC_H
-#define BENCH_MULTI_DOC_H
+#ifndef BENCH_HARNESS_MULTI_H
+#define BENCH_HARNESS_MULTI_H
 
-#include "internal.h"
+#include "layers.h"
+#if HARNESS_LAYER < HARNESS_LAYER_MULTI
+#error "multi.h is the header of a layer above this file's (bench/harness/layers.h)"
+#endif
+
+#include "session.h"
 
 enum { MULTI_ALONE, MULTI_TOGETHER, MULTI_PHASES };
 
@@ -49,5 +56,9 @@ json_t *multi_doc(const struct multi *m, const struct bench_run *inflight, const
 json_t *multi_together_json(const struct multi *m, struct bench_run *const *runs, size_t n);
 /* Prints the figures at once as a table (stdout). */
 void multi_together_print(const struct multi *m, const json_t *together);
+
+/* ---- multi.c ---- */
+/* Runs the job on every device of its set, writes the one document; the exit code. */
+int bench_multi_run(struct bench_job *j);
 
 #endif

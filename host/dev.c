@@ -567,11 +567,3 @@ const struct dev_info *dev_choose(const struct dev_list *l, const char *spec, in
 	free(names);
 	return i < 0 ? NULL : &l->d[i];
 }
-
-const struct dev_info *dev_select(const struct dev_list *l, const char *spec, char *err,
-				  size_t errlen)
-{
-	int code;
-
-	return dev_choose(l, spec, &code, err, errlen);
-}

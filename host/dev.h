@@ -134,9 +134,6 @@ int dev_match(const struct dev_name *devs, size_t n, const char *spec, int *code
  */
 const struct dev_info *dev_choose(const struct dev_list *l, const char *spec, int *code,
 				  char *err, size_t errlen);
-/* dev_choose without the exit code; kept for callers not yet moved over. */
-const struct dev_info *dev_select(const struct dev_list *l, const char *spec, char *err,
-				  size_t errlen);
 
 /*
  * The devices a set spec names, among devs[0..n): "all" every device, "gpu" or "cpu" every

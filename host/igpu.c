@@ -82,14 +82,6 @@ const struct igpu_target *igpu_target_at(size_t i)
 	return i < N_TARGETS ? &targets[i] : NULL;
 }
 
-const struct igpu_target *igpu_target_find(const char *name)
-{
-	for (size_t i = 0; i < N_TARGETS; i++)
-		if (strcmp(name, targets[i].name) == 0)
-			return &targets[i];
-	return NULL;
-}
-
 const char *igpu_target_names(char *buf, size_t len)
 {
 	size_t off = 0;

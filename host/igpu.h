@@ -49,8 +49,6 @@ struct igpu_target {
 
 size_t igpu_target_count(void);
 const struct igpu_target *igpu_target_at(size_t i);
-/* The target named `name` (ocloc's name), or NULL. */
-const struct igpu_target *igpu_target_find(const char *name);
 /* "tgllp, acm-g10, pvc" into buf. */
 const char *igpu_target_names(char *buf, size_t len);
 /* The target of an architecture (Xe-HPG: acm-g10), or NULL for none. */

@@ -341,12 +341,6 @@ void cli_parse_operands(int argc, char **argv, const struct cli_set *sets, size_
 	}
 }
 
-void cli_parse(int argc, char **argv, const struct cli_set *sets, size_t n_sets,
-	       void (*usage)(FILE *f))
-{
-	cli_parse_operands(argc, argv, sets, n_sets, usage, NULL);
-}
-
 /*
  * n in the form the option takes: a size with its binary suffix where it has one, a large
  * power of two (or one less) as 2^k.

@@ -115,13 +115,6 @@ struct cli_set {
 
 /* Stores the defaults of a table (each option's def) into base, as the parser does first. */
 void cli_set_defaults(const struct cli_opt *opts, void *base);
-/*
- * Parses argv[1..] (argv[0] is the command) against the sets with one getopt_long
- * loop, each set's defaults stored first; --help prints usage and exits 0; unknown options, missing values and
- * stray arguments exit 2.
- */
-void cli_parse(int argc, char **argv, const struct cli_set *sets, size_t n_sets,
-	       void (*usage)(FILE *f));
 /* A command's operands, the arguments that are not options (bench compare BASE NEW). */
 struct cli_operands {
 	const char **v;          /* argv's strings, in order (allocated; free it) */
@@ -129,8 +122,10 @@ struct cli_operands {
 };
 
 /*
- * Like cli_parse, but collects operands into ops instead of refusing them: options
- * may come before, between or after them, and "--" makes the rest operands.
+ * Parses argv[1..] (argv[0] is the command) against the sets with one getopt_long loop,
+ * each set's defaults stored first; --help prints usage and exits 0; unknown options and
+ * missing values exit 2. Operands go to ops: options may come before, between or after
+ * them, and "--" makes the rest operands; with ops NULL an operand exits 2.
  */
 void cli_parse_operands(int argc, char **argv, const struct cli_set *sets, size_t n_sets,
 			void (*usage)(FILE *f), struct cli_operands *ops);

@@ -194,11 +194,6 @@ const struct zebin_kernel *compile_session_kernel(const struct compile_session *
 	return k;
 }
 
-const char *compile_session_options(const struct compile_session *s, size_t j)
-{
-	return j < s->n_jobs ? s->keys[j].options : "";
-}
-
 void compile_session_close(struct compile_session *s)
 {
 	for (size_t i = 0; i < s->n_jobs; i++) {

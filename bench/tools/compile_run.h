@@ -59,8 +59,6 @@ bool compile_session_run(struct compile_session *s, unsigned parallel, char *err
  */
 const struct zebin_kernel *compile_session_kernel(const struct compile_session *s, size_t j,
 						  const char *kernel, char *why, size_t len);
-/* The options of job j as compiled. */
-const char *compile_session_options(const struct compile_session *s, size_t j);
 void compile_session_close(struct compile_session *s);
 
 /* The compiled kernel's record: simd, grf_count, spill/private/local bytes, barriers, ... */

@@ -161,10 +161,9 @@ struct occ_full {
 	unsigned wg_cap;          /* work-group cap per CU used for min_threads */
 };
 
-/* Name of a parameter ("slm_per_cu"), its unit ("bytes" or ""), and a one-line description. */
+/* Name of a parameter ("slm_per_cu") and its unit ("bytes" or ""). */
 const char *occ_param_name(enum occ_param_id id);
 const char *occ_param_unit(enum occ_param_id id);
-const char *occ_param_desc(enum occ_param_id id);
 /* The id of a parameter name, or -1. */
 int occ_param_find(const char *name);
 /* "intel", "nvidia", "amd", "cpu". */

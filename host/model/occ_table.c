@@ -12,7 +12,8 @@
 #include <string.h>
 
 static const struct {
-	const char *name, *unit, *desc;
+	const char *name, *unit;
+	const char *desc;   /* what the parameter counts, for a reader of this table */
 } param_info[OCC_P_COUNT] = {
 	[OCC_P_CU_COUNT] = { "cu_count", "", "compute units: Xe-cores, SMs, CUs (WGPs), CPU threads" },
 	[OCC_P_EU_PER_CU] = { "eu_per_cu", "",
@@ -42,11 +43,6 @@ const char *occ_param_name(enum occ_param_id id)
 const char *occ_param_unit(enum occ_param_id id)
 {
 	return id < OCC_P_COUNT ? param_info[id].unit : "";
-}
-
-const char *occ_param_desc(enum occ_param_id id)
-{
-	return id < OCC_P_COUNT ? param_info[id].desc : "";
 }
 
 int occ_param_find(const char *name)

@@ -9,6 +9,8 @@ checks:
   --metric-positive K   every point's metrics[K] is a number > 0
   --status S            every point has status S (e.g. skipped)
   --code N              expected exit code (default 0)
+  --default-device      the document's device is the one `bench info --default` names
+  --env NAME=VALUE      runs the command with NAME set to VALUE (may be empty)
 Also checks the document's schema: version, tool, command, device, benchmark.
 """
 import argparse
@@ -54,10 +56,13 @@ def main() -> int:
     ap.add_argument("--metric-positive", action="append", default=[])
     ap.add_argument("--status")
     ap.add_argument("--code", type=int, default=0)
+    ap.add_argument("--default-device", action="store_true")
+    ap.add_argument("--env", action="append", default=[])
     ap.add_argument("cmd", nargs=argparse.REMAINDER)
     a = ap.parse_args()
     cmd = bt.after_dashes(a.cmd)
-    r, doc = bt.run_with_doc(cmd)
+    env = dict(kv.partition("=")[::2] for kv in a.env)
+    r, doc = bt.run_with_doc(cmd, env=env)
     errors = []
     if r.code != a.code:
         errors.append(f"exit code {r.code}, expected {a.code}")
@@ -66,7 +71,24 @@ def main() -> int:
     else:
         check_schema(doc, errors)
         check_points(a, doc["points"], errors)
+        if a.default_device:
+            check_default_device(cmd[0], doc, errors)
     return bt.errors_verdict(cmd, r, errors)
+
+
+def check_default_device(bench, doc, errors):
+    """The document's device is the one chosen without --device (bench info reads no
+    BENCH_DEVICE: its --default is that choice as bench makes it)."""
+    r = bt.run([bench, "info", "--default", "--json"])
+    if r.code != 0:
+        errors.append(f"bench info --default: exit {r.code}: {r.err.strip()}")
+        return
+    want = json.loads(r.out)[0]
+    got = doc.get("device") or {}
+    keys = ("platform_index", "device_index", "platform", "name")
+    if any(got.get(k) != want.get(k) for k in keys):
+        errors.append("device %s, not the default device %s" % (
+            {k: got.get(k) for k in keys}, {k: want.get(k) for k in keys}))
 
 
 def check_points(a, pts, errors):

@@ -20,7 +20,7 @@ cl_int cl_last_code(void);
 
 /*
  * Checks what an OpenCL call returned: true on CL_SUCCESS; otherwise records the
- * failure for cl_last_code() and writes "clFoo: CL_NAME (file.c:123)" to err.
+ * failure for cl_last_code() and writes "clFoo: CL_NAME (FILE:LINE)" to err.
  * Use through CL_CHECK, which names the call and the place.
  */
 bool cl_check_at(cl_int e, const char *call, const char *file, int line, char *err, size_t errlen);

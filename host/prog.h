@@ -43,7 +43,7 @@ bool prog_ctx_create_group(struct prog_ctx *c, size_t n, const struct dev_info *
 
 /*
  * Returns the source of kernel file `name` (e.g. "vecadd.cl") with its
- * `#include "x.h"` lines replaced by those files, from kernels_dir or the
+ * `#include "NAME.h"` lines replaced by those files, from kernels_dir or the
  * built-in copies. Caller frees. NULL with a message when a file is missing.
  */
 char *prog_source(const char *kernels_dir, const char *name, char *err, size_t errlen);

@@ -2,7 +2,7 @@
  * The clock probe beside every timed point: one work-item runs a chain of dependent
  * integer rounds, so its time is a count of the device's clock cycles and nothing else
  * (no memory but one word, no other work-item). The harness times it before and after each
- * point's launches (bench/measure.c); a point whose probe moved between two documents ran
+ * point's launches (bench/harness/measure.c); a point whose probe moved between two documents ran
  * at another speed (clock or power state), and bench compare will not call its change the
  * kernel's.
  * Each round multiplies and mixes in its own shifted bits: not linear, so no compiler can

@@ -58,7 +58,7 @@ void bench_ceiling_builds(struct bench_builds *b)
 		return;
 	bb = bench_builds_add(b, "stream_copy.cl");
 	bench_build_kernel(bb, "stream_copy", "stream_copy", 0, "chosen by the driver");
-	/* the harness's other kernels: --cache cold's flush (bench/measure.c) */
+	/* the harness's other kernels: --cache cold's flush (bench/harness/own.c) */
 	bb = bench_builds_add(b, "cache_flush.cl");
 	bench_build_kernel(bb, "cache_flush", "cache_flush", 256, "256, or the device maximum if lower");
 	bb = bench_builds_add(b, "clock_probe.cl");   /* and the clock probe, one work-item */

@@ -3,7 +3,7 @@
  * and --sub-devices run the row on each device in turn; --concurrent then runs it on all of
  * them at once, a host thread each; a BENCH_PEERS row runs once across the devices of one
  * context. Each run is the harness's own (plan, point loop, views) on its device's session;
- * one document holds them all (bench/multi_doc.c).
+ * one document holds them all (bench/harness/multi_doc.c).
  */
 #define HARNESS_LAYER HARNESS_LAYER_MULTI
 #include "multi.h"

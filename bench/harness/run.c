@@ -252,8 +252,9 @@ void bench_set_run_hook(bench_run_hook fn, void *arg)
 
 /*
  * The point loop; returns the number of points completed (fewer when a signal came). Runs
- * measured at once start each point, and its timed launches, together (bench/multi.c's
- * rendezvous), and print no progress line (several threads would draw over each other).
+ * measured at once start each point, and its timed launches, together (the rendezvous of
+ * bench/harness/sync.c), and print no progress line (several threads would draw over each
+ * other).
  */
 size_t bench_run_loop(struct bench_run *r)
 {

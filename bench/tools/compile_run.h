@@ -64,7 +64,7 @@ void compile_session_close(struct compile_session *s);
 /* The compiled kernel's record: simd, grf_count, spill/private/local bytes, barriers, ... */
 json_t *compile_kernel_json(const struct zebin_kernel *k);
 
-/* ---- bench model --kernel (bench/model_kernel.c) ---- */
+/* ---- bench model --kernel (bench/tools/model_kernel.c) ---- */
 
 /* A kernel of a row as the compiler built it for the model's device: the model's inputs. */
 struct model_kernel {

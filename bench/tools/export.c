@@ -7,9 +7,9 @@
  * Report File Format": format_version "2", `machine` {name, string fields}, `run`
  * {start_time, end_time as %Y-%m-%dT%H:%M:%S, string fields, at least one of them the
  * schema's order field}, `tests` [{name, metric: number or list of numbers}];
- * "Custom Test Suites" and docs/schema-example.yaml for the schema (metrics with
+ * "Custom Test Suites" and LNT's docs/schema-example.yaml for the schema (metrics with
  * type, bigger_is_better, unit; run_fields with `order: true`). From LNT's sources:
- * a list of n values becomes n samples of the test (testsuitedb.py,
+ * a list of n values becomes n samples of the test (LNT's testsuitedb.py,
  * _importSampleValues), the comparison takes the minimum and applies its
  * Mann-Whitney test only with at least 4 samples a side, and ignores absolute changes
  * under 0.01 (server/reporting/analysis.py): hence every repetition as a list, and

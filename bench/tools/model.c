@@ -1,5 +1,5 @@
 /*
- * bench model: the analytic occupancy model (host/occ.h) as the published tables,
+ * bench model: the analytic occupancy model (host/model/occ.h) as the published tables,
  * for a device of the table or the live one. No kernel runs.
  */
 #include "rows.h"

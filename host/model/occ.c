@@ -134,7 +134,7 @@ static bool fit_nvidia(const struct occ_device *d, unsigned sg, const struct occ
 		/*
 		 * Registers are allocated per warp, in each sub-partition; a block
 		 * is checked as if its warps filled whole sub-partitions
-		 * (cuda_occupancy.h: regsAssumedPerCTA).
+		 * (CUDA's cuda_occupancy.h: regsAssumedPerCTA).
 		 */
 		unsigned long long per_warp =
 			round_up((unsigned long long)k->regs_per_thread * sg, pv(d, OCC_P_REG_GRANULE));

@@ -2,7 +2,7 @@
  * Analytic occupancy model: how many hardware threads (Intel), warps (NVIDIA),
  * waves (AMD) or worker threads (CPU) a launch keeps resident, and what limits it.
  *
- * The parameters are data (host/occ_data.c), each number with its source; where
+ * The parameters are data (host/model/occ_data.c), each number with its source; where
  * public sources disagree the value used is a named parameter that can be
  * overridden (occ_set_param), and every output says which value was used.
  * Formulas and sources: docs/model.md, "The occupancy model".

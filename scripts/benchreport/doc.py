@@ -13,7 +13,7 @@ import os
 from . import jsonfile, valid
 
 # Parameters that differ between runs of the same configuration: left out when points of two
-# runs are matched (as scripts/compare.py does), and of labels.
+# runs are matched (as bench compare does: bench/tools/compare_doc.c), and of labels.
 VOLATILE = {"seed", "spin"}
 # The occupancy probe calibrates its launch size (`groups` is doubled while the peak equals it).
 VOLATILE_BY_BENCH = {"occupancy": {"groups"}}
@@ -247,7 +247,8 @@ def _check_top(c, data, spec):
     return out
 
 
-# The members a document of several devices states once for all its runs (bench/multi_doc.c).
+# The members a document of several devices states once for all its runs
+# (bench/harness/multi_doc.c).
 SHARED = ("schema_version", "tool", "timestamp", "end_timestamp", "command", "host", "environment",
           "device_hierarchy", "benchmark", "settings", "interrupted")
 RUN_OWN = ("device", "concurrent", "exit_code", "first_point", "points")

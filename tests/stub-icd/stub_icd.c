@@ -25,10 +25,11 @@
  * real driver's own, so a check that no fault touches runs and validates for real.
  *
  * How: every object of an ICD driver starts with a pointer to the driver's dispatch table
- * (cl_icd.h), one table per driver (PoCL's and Intel's CPU runtime both). The loader calls
- * through that table, so the shim patches the entries it wraps in the real table, once,
- * before it returns the platform; the originals are kept for the wrappers. The folder must
- * register this shim alone: a real registration of the same library would share the table.
+ * (CL/cl_icd.h of the OpenCL headers), one table per driver (PoCL's and Intel's CPU runtime
+ * both). The loader calls through that table, so the shim patches the entries it wraps in
+ * the real table, once, before it returns the platform; the originals are kept for the
+ * wrappers. The folder must register this shim alone: a real registration of the same
+ * library would share the table.
  * A configuration the shim cannot honour prints why and presents no platform.
  */
 #define CL_USE_DEPRECATED_OPENCL_1_1_APIS

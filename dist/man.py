@@ -28,6 +28,8 @@ ENVIRONMENT = [
      "/etc/OpenCL/vendors"),
     ("BENCH_OCLOC", "Intel's offline compiler for bench compile (else ocloc on PATH)"),
     ("BENCH_SCRIPTS", "another folder holding report.py and benchreport/ for bench report"),
+    ("BENCH_PROGRAM_CACHE", "a folder where programs built from source are kept and loaded by "
+     "later builds of the same source, options and driver (unset: every build from source)"),
 ]
 OPTION = re.compile(r"(?<![\w-])(--?[A-Za-z0-9][\w-]*)")
 

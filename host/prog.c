@@ -2,6 +2,7 @@
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS /* clCreateCommandQueue for 1.x devices */
 #include "prog.h"
 #include "embedded.h"
+#include "pcache.h"
 #include "sgb.h"
 
 #include <CL/cl_ext.h>
@@ -285,10 +286,15 @@ cl_program prog_build(struct prog_ctx *c, const char *name, const char *options,
 	snprintf(opts, sizeof(opts), "%s%s", options ? options : "", nv ? " -cl-nv-verbose" : "");
 	if (nv && !(src = nv_fresh_source(src, err, errlen)))
 		return NULL;
+	/* NVIDIA's source is new to every build (nv_fresh_source): never in the cache */
+	if (!nv && (p = pcache_load(c->ctx, c->dev, opts, src, log))) {
+		free(src);
+		return p;
+	}
 	srcs[0] = src;
 	p = clCreateProgramWithSource(c->ctx, 1, srcs, NULL, &e);
-	free(src);
 	if (e != CL_SUCCESS) {
+		free(src);
 		snprintf(err, errlen, "driver: clCreateProgramWithSource(%s): %s", name, cl_err_name(e));
 		return NULL;
 	}
@@ -298,9 +304,13 @@ cl_program prog_build(struct prog_ctx *c, const char *name, const char *options,
 		snprintf(err, errlen, "driver: clBuildProgram(%s, \"%s\"): %s; build log:\n%s", name,
 			 opts, cl_err_name(e), blog && *blog ? blog : "(empty)");
 		free(blog);
+		free(src);
 		clReleaseProgram(p);
 		return NULL;
 	}
+	if (!nv)
+		pcache_store(p, c->dev, opts, src, blog);
+	free(src);
 	if (log)
 		*log = blog;
 	else

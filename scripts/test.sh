@@ -81,7 +81,9 @@ run_suite() { # DIR SETUP [meson test args]
 
 rc=0
 build build-ci -Dwerror=true -Dbuildtype=debugoptimized
-rm -rf build-ci/test-cache   # the runs tests share (benchtest.run_once): made again by this run
+# the runs tests share (benchtest.run_once) and the programs they build (host/pcache.h): made
+# again by this run, each program compiled from source once before tests load its binary
+rm -rf build-ci/test-cache build-ci/program-cache build-san/program-cache
 run_suite build-ci default || rc=1
 build build-san -Dwerror=true -Dbuildtype=debug -Db_sanitize=address,undefined -Db_lundef=false
 [ -s .deps/icd-asan/LEFT-OUT ] &&

@@ -42,17 +42,21 @@ static void sb_printf(struct sbuf *b, const char *fmt, ...)
 	b->len += (size_t)n;
 }
 
-/* s with the characters XML (or Markdown tables, md) must not see replaced. */
+/* s as XML (the one rule of JUnit text: table.h, text_xml), or in a Markdown table (md). */
 static void sb_escaped(struct sbuf *b, const char *s, bool md)
 {
+	if (!md) {
+		char *x = text_xml(s);
+		sb_printf(b, "%s", x);
+		free(x);
+		return;
+	}
 	for (; *s; s++) {
 		switch (*s) {
-		case '&': sb_printf(b, md ? "&" : "&amp;"); break;
 		case '<': sb_printf(b, "&lt;"); break;
 		case '>': sb_printf(b, "&gt;"); break;
-		case '"': sb_printf(b, md ? "\"" : "&quot;"); break;
-		case '|': sb_printf(b, md ? "\\|" : "|"); break;
-		case '\n': sb_printf(b, md ? " " : "\n"); break;
+		case '|': sb_printf(b, "\\|"); break;
+		case '\n': sb_printf(b, " "); break;
 		default:
 			if ((unsigned char)*s < 0x20 && *s != '\t')
 				sb_printf(b, "?");

@@ -3,6 +3,7 @@
  * diagnostics (a line per check as it ends), JUnit XML (written whole, atomically).
  */
 #include "validate.h"
+#include "table.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -252,18 +253,13 @@ void val_tap_check(const struct val_ctx *v, const struct val_check *c, size_t i,
 
 /* ---- JUnit XML ---- */
 
+/* s escaped by the one rule of JUnit text (table.h, text_xml). */
 static void xml_text(FILE *f, const char *s)
 {
-	for (; *s; s++)
-		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default:
-			if ((unsigned char)*s >= 0x20 || *s == '\n' || *s == '\t')
-				fputc(*s, f);
-		}
+	char *x = text_xml(s);
+
+	fputs(x, f);
+	free(x);
 }
 
 /* What JUnit makes of a verdict: 0 passed, 1 skipped, 2 failed. */
@@ -280,7 +276,9 @@ static void junit_case(FILE *f, const struct val_check *c)
 	int kind = junit_kind(c->verdict);
 
 	val_note(c, note, sizeof(note));
-	fprintf(f, "    <testcase classname=\"%s\" name=\"", c->suite);
+	fprintf(f, "    <testcase classname=\"");
+	xml_text(f, c->suite);
+	fprintf(f, "\" name=\"");
 	xml_text(f, c->id);
 	fprintf(f, "\" time=\"%.3f\">\n", c->secs);
 	if (kind == 2) {
@@ -341,8 +339,10 @@ static void junit_suite(FILE *f, const struct val_ctx *v, size_t i)
 	double secs;
 
 	junit_counts(v, v->c[i].suite, &n, &fail, &skip, &secs);
-	fprintf(f, "  <testsuite name=\"%s\" tests=\"%u\" failures=\"%u\" errors=\"0\" skipped=\"%u\" "
-		"time=\"%.3f\">\n    <properties>\n", v->c[i].suite, n, fail, skip, secs);
+	fprintf(f, "  <testsuite name=\"");
+	xml_text(f, v->c[i].suite);
+	fprintf(f, "\" tests=\"%u\" failures=\"%u\" errors=\"0\" skipped=\"%u\" time=\"%.3f\">\n"
+		"    <properties>\n", n, fail, skip, secs);
 	junit_property(f, "device", v->dev->name);
 	junit_property(f, "driver", v->dev->driver);
 	junit_property(f, "platform", v->dev->platform_name);

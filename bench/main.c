@@ -1,11 +1,13 @@
 /*
  * bench: GPU thread-mapping and occupancy benchmarks. One command: the measurement rows
- * (bench/measure/rows.c) and the tools that work on them and their results (below).
+ * (bench/measure/rows.c) and the tools that work on them and their results (bench/tools/, in
+ * wings; listed by meson.build's bench_tools).
  */
 #include "rows.h"
 #include "tool.h"
 #include "results.h"
 #include "build_info.h"
+#include "tools_list.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -36,9 +38,8 @@ static const struct bench_tool list_tool = {
 	.main = list_main,
 };
 
-/* The tools that describe the device, listed before the rows; then those that work on results. */
-#define BENCH_DEVICE_TOOLS(X) X(info) X(model)
-#define BENCH_TOOLS(X) X(compile) X(compare) X(baseline) X(history) X(export) X(report) X(validate) X(suite)
+/* The tools that describe the device, listed before the rows; then those that work on results
+ * (tools_list.h, generated from meson.build's bench_tools). */
 #define DECLARE(n) extern const struct bench_tool n##_tool;
 BENCH_DEVICE_TOOLS(DECLARE)
 BENCH_TOOLS(DECLARE)
@@ -46,7 +47,8 @@ BENCH_TOOLS(DECLARE)
 static const struct bench_tool *const tools[] = { &list_tool, BENCH_DEVICE_TOOLS(ENTRY)
 						   BENCH_TOOLS(ENTRY) };
 #define N_TOOLS (sizeof(tools) / sizeof(tools[0]))
-#define N_FIRST_TOOLS 3   /* list and the device tools */
+#define ONE(n) + 1
+#define N_FIRST_TOOLS (1 BENCH_DEVICE_TOOLS(ONE))   /* list and the device tools */
 
 static const struct bench_tool *tool_find(const char *name)
 {

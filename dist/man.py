@@ -180,7 +180,7 @@ def main(argv):
     if names != expected:
         for n in sorted(names - expected):
             print(f"man.py: bench has the command '{n}' and dist/meson.build no page for it "
-                  "(add it to man_tools, or bench_rows)", file=sys.stderr)
+                  "(add it to bench_tools, or bench_rows)", file=sys.stderr)
         for n in sorted(expected - names):
             print(f"man.py: dist/meson.build expects a page for '{n}', which bench lacks",
                   file=sys.stderr)

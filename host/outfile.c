@@ -28,7 +28,7 @@
  */
 static _Atomic(char *) named[OUTF_MAX];
 static_assert(ATOMIC_POINTER_LOCK_FREE == 2, "pointer atomics must be lock-free");
-static bool force_named;
+static bool force_named;   /* or BENCH_OUTFILE_NAMED set: tests of a whole command */
 
 void outf_force_named(bool on)
 {
@@ -399,7 +399,7 @@ static bool open_file(struct outf *o, char *dest, char *err, size_t errlen)
 	if (!dest)
 		return fail_folder(o, err, errlen);
 	sweep_stale(dest);
-	if (force_named)
+	if (force_named || getenv("BENCH_OUTFILE_NAMED"))
 		return open_named(o, err, errlen);
 	if (!(dir = folder_of(dest)))
 		return fail(o, o->path, strerror(ENOMEM), err, errlen);

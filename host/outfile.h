@@ -1,7 +1,7 @@
 /*
  * The one rule of every file bench writes (results documents, CSV, JUnit, Markdown, LNT
- * reports), written once for every writer; scripts/benchreport/outfile.py is the same rule for
- * bench report:
+ * reports, bench report's page and PNGs, which its Python renderer hands back to be written
+ * here), written once for every writer:
  *   - an output is never one of the run's inputs (the same device and inode, through any link),
  *     nor another output of the same run (a name given twice, two links to one file);
  *   - every output and every input is checked before any work: a refusal is an exit 2 naming
@@ -95,7 +95,8 @@ bool outf_same_file(const char *a, const char *b);
 bool outf_mkdirs(const char *dir, char *err, size_t errlen);
 /*
  * For tests: named temporaries instead of O_TMPFILE, as on a filesystem without it, so that
- * both ways of writing are tried on this machine.
+ * both ways of writing are tried on this machine. BENCH_OUTFILE_NAMED set in the environment
+ * does the same for a whole command (tests/outputs/outputs_test.py, report-named).
  */
 void outf_force_named(bool on);
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Output lost without a word is a failure: every command whose standard output is /dev/full
 (a full disk) exits 1 saying it could not write it, never 0 (bench's C commands: cli.c,
-cli_close_stdout; bench report: report.py, close_stdout).
+cli_close_stdout; bench report too, which writes what its renderer drew).
 
 usage: stdout_full.py BENCH DEVICE
 """

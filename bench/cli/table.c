@@ -1,6 +1,7 @@
-/* Text tables. */
+/* Text tables, and text made safe for XML. */
 #include "table.h"
 #include "cli.h"
+#include "mem.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -52,4 +53,25 @@ void table_free(struct table *t)
 		free(t->cells[i]);
 	free(t->cells);
 	memset(t, 0, sizeof(*t));
+}
+
+char *text_xml(const char *s)
+{
+	static const char *const ent[] = { ['&'] = "&amp;", ['<'] = "&lt;", ['>'] = "&gt;",
+					   ['"'] = "&quot;", ['\''] = "&apos;", ['\r'] = "&#13;" };
+	const size_t n_ent = sizeof(ent) / sizeof(ent[0]);
+	size_t n = 1;
+	char *out, *o;
+
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		n += *p < n_ent && ent[*p] ? strlen(ent[*p]) : 1;
+	o = out = bench_alloc(n);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p < n_ent && ent[*p])
+			o = stpcpy(o, ent[*p]);
+		else
+			*o++ = *p < 0x20 && *p != '\t' && *p != '\n' ? '?' : (char)*p;
+	}
+	*o = '\0';
+	return out;
 }

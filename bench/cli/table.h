@@ -1,4 +1,4 @@
-/* Text tables: right-aligned columns sized to their widest cell. */
+/* Text tables: right-aligned columns sized to their widest cell; text made safe for XML. */
 #ifndef BENCH_TABLE_H
 #define BENCH_TABLE_H
 
@@ -19,5 +19,13 @@ void table_init(struct table *t, size_t ncols, const char *const *head);
 void table_add(struct table *t, const char *const *cells);
 void table_print(const struct table *t, FILE *f);
 void table_free(struct table *t);
+
+/*
+ * s as XML text or an attribute's value (between double quotes), for every JUnit file bench
+ * writes (bench validate's, bench compare's): & < > " ' as entities, tab and newline kept, a
+ * carriage return as &#13; (a parser would turn it into a newline), any other control
+ * character, which XML 1.0 cannot carry at all, as '?'. A new string (exits on no memory).
+ */
+char *text_xml(const char *s);
 
 #endif

@@ -252,7 +252,7 @@ def _check_top(c, data, spec):
 SHARED = ("schema_version", "tool", "timestamp", "end_timestamp", "command", "host", "environment",
           "device_hierarchy", "benchmark", "settings", "interrupted")
 RUN_OWN = ("device", "concurrent", "exit_code", "first_point", "points")
-# A suite's document (bench/tools/suite.c): the members of each entry's run.
+# A suite's document (bench/tools/suite/suite.c): the members of each entry's run.
 SUITE_OWN = ("entry", "bench", "benchmark", "args", "exit_code", "first_point", "points")
 # The members of a table of the guide's figures the report reads (results/suites/README.md).
 FIGURES = [("id", "str"), ("title", "str"), ("section", "str"), ("device", "str"), ("kind", "str"),

@@ -4,7 +4,7 @@ the guide's figure (before) beside this run's value (after), row by row, as a ta
 
 The rows are matched to this run's points (or to the items at the table's `from`) by the
 table's own JSON pointers (`key.path`, `where`), as `bench suite` does (bench/tools/
-suite_figures.c). The guide measured or computed its figures on its own device (a TGL, a Gen9, a
+suite/figures.c). The guide measured or computed its figures on its own device (a TGL, a Gen9, a
 Data Center GPU Max); this run is on another device, and the page says so.
 """
 import math

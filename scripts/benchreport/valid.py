@@ -1,7 +1,7 @@
 """The one judgement of a readable document, shared with bench compare, baseline and export.
 
 A results document is held to results/schema/input.schema.json (python3-jsonschema), then to
-the rules a schema cannot state; bench/tools/compare_doc.c applies the same rules in C, and
+the rules a schema cannot state; bench/tools/compare/doc.c applies the same rules in C, and
 tests/schema/readers.py gives both the same documents. A `bench compare --json` document (kind
 compare) is held to results/schema/compare.schema.json. A valid document the report cannot read
 as a whole, an interrupted or an empty one, is refused unless --allow-partial.
@@ -16,7 +16,7 @@ import os
 SCHEMA_DIRS = (os.path.join(os.path.dirname(__file__), "..", "..", "results", "schema"),
                os.path.join(os.path.dirname(__file__), "..", "..", "schema"),
                os.path.join(os.path.dirname(__file__), "..", "results", "schema"))
-# params members left out where an attempt's point is matched (bench/tools/compare_doc.c).
+# params members left out where an attempt's point is matched (bench/tools/compare/doc.c).
 IGNORED_PARAMS = ("seed", "spin", "sg_size_compiled", "sg_size_kernel")
 _validators = {}
 

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""The one rule of outputs, the same cases for every writer: bench's C writers (host/outfile.c)
-and bench report (scripts/benchreport/outfile.py).
+"""The one rule of outputs (host/outfile.c), the same cases for every writer of bench: compare,
+export, baseline, a run's --json, and bench report, which writes what its renderer drew.
 
-usage: outputs_test.py BENCH REPORT_PY WRITER [--device SPEC]
+usage: outputs_test.py BENCH WRITER [--device SPEC]
 WRITER: compare, compare-markdown, export, baseline, report, report-named (the report with the
-named temporaries of a filesystem without O_TMPFILE), vecadd (a run's --json; needs --device).
+named temporaries of a filesystem without O_TMPFILE: BENCH_OUTFILE_NAMED), vecadd (a run's
+--json; needs --device).
 
 Every case: an output that is an input (the same path, a symbolic or hard link to it), another
 output of the run, a device node, a FIFO, a link to a file, a dangling link, a folder, a name
@@ -26,14 +27,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import benchtest as bt  # noqa: E402
 
-BENCH, REPORT, WRITER = sys.argv[1], sys.argv[2], sys.argv[3]
+BENCH, WRITER = sys.argv[1], sys.argv[2]
 DEVICE = sys.argv[sys.argv.index("--device") + 1] if "--device" in sys.argv else None
 KERNELS = str(Path(__file__).resolve().parents[2] / "kernels")
-NAMED = ("import sys; sys.path.insert(0, sys.argv[1]); from benchreport import outfile; "
-         "outfile.FORCE_NAMED = True; import report; sys.exit(report.main(sys.argv[2:]))")
-# The report's Python: Debian's, which has matplotlib and jsonschema (report.py would run itself
-# again there, without the named temporaries this test asks for).
-REPORT_PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
+if WRITER == "report-named":   # every output of this process's commands as a named temporary
+    os.environ["BENCH_OUTFILE_NAMED"] = "1"
 
 
 def doc(run=0):
@@ -79,9 +77,8 @@ class Writer:
         if WRITER == "baseline":
             return [BENCH, "baseline", *i, "-o", out]
         if WRITER in ("report", "report-named"):
-            lead = ([sys.executable, REPORT] if WRITER == "report" else
-                    [REPORT_PYTHON, "-c", NAMED, str(Path(REPORT).parent)])
-            return lead + [*i, "-o", out] + (["--png", os.path.dirname(second)] if second else [])
+            return [BENCH, "report", *i, "-o", out] + (
+                ["--png", os.path.dirname(second)] if second else [])
         return [BENCH, "vecadd", "--groups", "1", "--reps", "2", "--warmup", "0", "--quiet",
                 "--device", DEVICE, "--kernels", os.path.dirname(i[0]), "--json", out] + (
                     ["--csv", second] if second else [])
@@ -231,7 +228,8 @@ def signalled(sig):
             left = leftovers(d)
         bt.check(not left, f"{WRITER} {sig.name}: left behind {left} (while running: {named})")
         if WRITER == "report-named":
-            bt.check(named, f"{WRITER}: no named temporary while running (is FORCE_NAMED read?)")
+            bt.check(named, f"{WRITER}: no named temporary while running (is BENCH_OUTFILE_NAMED "
+                     "read?)")
         if WRITER.startswith("report") and sig == signal.SIGINT:
             bt.check("interrupted by SIGINT: nothing written" in r.err,
                      f"{WRITER} SIGINT: no clean message", r)

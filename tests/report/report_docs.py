@@ -86,6 +86,6 @@ def make(bench, folder, small=False):
     return out
 
 
-def report(report_py, docs, out, png=None):
-    cmd = [sys.executable, report_py] + docs + ["-o", out] + (["--png", png] if png else [])
+def report(bench, docs, out, png=None):
+    cmd = [bench, "report"] + docs + ["-o", out] + (["--png", png] if png else [])
     return bt.run(cmd)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The report on written-out documents, good and bad, one case per run.
 
-usage: report_inputs.py REPORT_PY CASE
+usage: report_inputs.py BENCH CASE
 
 A bad document exits 2 with one line naming the file and the field, never a traceback, and
 writes no page (nor a temporary file beside it). The `minimal-*` cases are small valid
@@ -178,8 +178,8 @@ MINIMAL = {"minimal-mixed": None, "minimal-all-failed": "failed", "minimal-all-s
            "minimal-all-suspect": "suspect"}
 
 
-def run(report, args):
-    return bt.run([sys.executable, report] + args)
+def run(bench, args):
+    return bt.run([bench, "report"] + args)
 
 
 def bad_case(report, case, tmp):
@@ -202,9 +202,9 @@ def bad_case(report, case, tmp):
 def usage_case(report, case, tmp):
     good = bt.write_doc(os.path.join(tmp, "good.json"), vecadd())
     args, expect = {
-        "usage-no-output": ([good], "the following arguments are required: -o/--output"),
-        "usage-no-docs": (["-o", os.path.join(tmp, "o.html")], "the following arguments are "
-                          "required: DOC"),
+        "usage-no-output": ([good], "-o FILE names the page to write"),
+        "usage-no-docs": (["-o", os.path.join(tmp, "o.html")], "name one or more results "
+                          "documents"),
         "usage-unwritable": ([good, "-o", os.path.join(tmp, "no-such-dir", "o.html")],
                              "cannot write"),
         "usage-output-is-dir": ([good, "-o", tmp], "is a directory"),

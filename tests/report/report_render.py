@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Renders a report in headless Chromium and fails on a page or console error.
 
-usage: report_render.py BENCH REPORT_PY [SHOTS_DIR]
+usage: report_render.py BENCH [SHOTS_DIR]
 
 Skipped (77) where Debian's chromium is not installed. Chromium loads the page from a file
 with networking of no use (the page references nothing outside itself), writes a screenshot,
@@ -41,14 +41,14 @@ def page_errors(stderr, page):
 
 
 def main():
-    bench, report_py = sys.argv[1], sys.argv[2]
-    shots = sys.argv[3] if len(sys.argv) > 3 else os.environ.get("REPORT_SHOTS")
+    bench = sys.argv[1]
+    shots = sys.argv[2] if len(sys.argv) > 2 else os.environ.get("REPORT_SHOTS")
     exe = bt.need_tool("chromium", "chromium-browser",
                        why="chromium is not installed (Debian package chromium)")
     with bt.tmpdir() as tmp:
         docs = report_docs.make(bench, tmp, small=True)
         page = os.path.join(tmp, "report.html")
-        r = report_docs.report(report_py, docs, page)
+        r = report_docs.report(bench, docs, page)
         if r.code != 0:
             bt.fail(f"report exit {r.code}: {r.err}")
         with open(page, encoding="utf-8") as f:

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Builds a report from CPU runs' documents and checks the page's structure.
 
-usage: report_structure.py BENCH REPORT_PY
+usage: report_structure.py BENCH
 
 Checks: a section per document with the benchmark's chart (sg-info: its table); every chart
 has labelled axes with the expected words; every ok point is drawn once (a marker or a bar
@@ -188,11 +188,11 @@ def check_driver(by_file):
 
 
 def main():
-    bench, report_py = sys.argv[1], sys.argv[2]
+    bench = sys.argv[1]
     with bt.tmpdir() as tmp:
         docs = report_docs.make(bench, tmp)
         out, png = os.path.join(tmp, "report.html"), os.path.join(tmp, "png")
-        r = report_docs.report(report_py, docs, out, png)
+        r = report_docs.report(bench, docs, out, png)
         if not check(r.code == 0, f"report exit {r.code}: {r.err}"):
             return bt.verdict()
         check("Traceback" not in r.err, f"report printed a traceback: {r.err}")

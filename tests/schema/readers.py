@@ -182,7 +182,7 @@ def readers(d, path, partial=False):
     out = {"compare": bt.run([BENCH, "compare", base, path, "--quiet"] + extra),
            "export": bt.run([BENCH, "export", "lnt", path, "--order", "1", "-o",
                              os.path.join(d, "lnt.json")] + extra),
-           "report": bt.run([sys.executable, REPORT, path, "-o", os.path.join(d, "r.html")] + extra)}
+           "report": bt.run([BENCH, "report", path, "-o", os.path.join(d, "r.html")] + extra)}
     return {k: (r.code, r.err) for k, r in out.items()}
 
 
@@ -215,7 +215,7 @@ def partial_marks(d):
     bt.check(r.code == 0 and "SIGINT" in json.load(open(out))["run"].get("interrupted", ""),
              "export --allow-partial: the LNT run says it was interrupted", r)
     page = os.path.join(d, "r.html")
-    r = bt.run([sys.executable, REPORT, path, "-o", page, "--allow-partial"])
+    r = bt.run([BENCH, "report", path, "-o", page, "--allow-partial"])
     bt.check(r.code == 0 and "partial" in open(page).read(), "report --allow-partial: marked", r)
 
 

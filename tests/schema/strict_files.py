@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Known-issues files and suite files held strictly, the same way by bench (validate_out.c,
-suite_file.c) and by their JSON Schemas (results/schema/known-issues.schema.json,
+"""Known-issues files and suite files held strictly, the same way by bench
+(bench/tools/validate/expect.c, bench/tools/suite/file.c) and by their JSON Schemas (results/schema/known-issues.schema.json,
 suite.schema.json): the committed files are valid under both; each file with one fault (an
 unknown member, a typo of a member, a wrong kind, a schema_version that is not 1, an empty
 reason, ...) is refused by both, and bench names the member (a typo with the member it resembles).

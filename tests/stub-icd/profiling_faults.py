@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""bench validate's profiling chapter (bench/tools/validate_profiling.c) against the stub
+"""bench validate's profiling chapter (bench/tools/validate/profiling.c) against the stub
 driver's lies about time (BENCH_STUB_TIME), under stub_run.py over a real CPU driver.
 
 usage: profiling_faults.py FAULT BENCH

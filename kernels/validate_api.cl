@@ -1,5 +1,5 @@
 /*
- * The kernels of bench validate's API checks (bench/tools/validate_api.c): small launches whose
+ * The kernels of bench validate's API checks (bench/tools/validate/api.c): small launches whose
  * point is what the driver answers to a misuse, and a positive control beside each.
  *
  * Counts per launch: none that matter (not timed); each writes one word per work-item.

@@ -258,9 +258,19 @@ def planted(root):
     with bt.tmpdir() as d:
         for top in ('bench', 'host'):
             shutil.copytree(os.path.join(root, top), os.path.join(d, top))
-        os.makedirs(os.path.join(d, 'bench/measure/vecadd'))
-        row = 'bench/measure/vecadd/vecadd.c'
-        os.rename(os.path.join(d, 'bench/measure/vecadd.c'), os.path.join(d, row))
+        flat = os.path.join(d, 'bench/measure/vecadd.c')
+        if os.path.exists(flat):   # a row of the flat folder, moved into a folder of its own
+            os.makedirs(os.path.join(d, 'bench/measure/vecadd'), exist_ok=True)
+            row = 'bench/measure/vecadd/vecadd.c'
+            os.rename(flat, os.path.join(d, row))
+        else:                      # the row's own folder: its first file
+            row = 'bench/measure/vecadd/' + sorted(
+                f for f in os.listdir(os.path.join(d, 'bench/measure/vecadd')) if f.endswith('.c'))[0]
+        # the file that defines suite_free, wherever the suite wing keeps it
+        suite_file = next(os.path.relpath(os.path.join(w, f), d)
+                          for w, _, fs in os.walk(os.path.join(d, 'bench/tools')) for f in fs
+                          if f.endswith('.c') and
+                          '\nvoid suite_free(' in open(os.path.join(w, f)).read())
         want = {   # the includes first: a line planted above a call moves it
             ('bench/harness/views.c', append(os.path.join(d, 'bench/harness/views.c'),
              '#include "run.h"   /* PLANTED */', '#include "views.h"')):
@@ -273,7 +283,7 @@ def planted(root):
             'includes bench/harness/row.h',
             (row, append(os.path.join(d, row),
              '\nvoid planted_tool(void)\n{\n\tsuite_free(NULL);   /* PLANTED */\n}')):
-            'calls suite_free of bench/tools/suite_file.c',
+            'calls suite_free of ' + suite_file,
         }
         problems, _ = check(d)
     for (f, line), what in want.items():

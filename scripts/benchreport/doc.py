@@ -13,7 +13,7 @@ import os
 from . import jsonfile, valid
 
 # Parameters that differ between runs of the same configuration: left out when points of two
-# runs are matched (as bench compare does: bench/tools/compare_doc.c), and of labels.
+# runs are matched (as bench compare does: bench/tools/compare/doc.c), and of labels.
 VOLATILE = {"seed", "spin"}
 # The occupancy probe calibrates its launch size (`groups` is doubled while the peak equals it).
 VOLATILE_BY_BENCH = {"occupancy": {"groups"}}

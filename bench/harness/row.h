@@ -151,7 +151,7 @@ void bench_check_add(struct bench_check_plan *p, const struct bench_check *c);
  */
 struct bench_row {
 	struct bench_cmd cmd;
-	/* the benchmark its documents name (NULL: the row's name); see stream.c */
+	/* the benchmark its documents name (NULL: the row's name); see bench/measure/vecadd/stream.c */
 	const char *benchmark;
 	size_t params_size;                  /* sizeof its typed point parameters */
 	size_t (*plan)(struct bench_run *r);

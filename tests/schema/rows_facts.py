@@ -113,7 +113,7 @@ def planned(bench, devices):
 
 
 def test_dirs(meson_build):
-    """bench_rows of meson.build: the row file's name, its kernel, its tests folder."""
+    """bench_rows of meson.build: the row, its benchmark's folder (bench/measure/, kernels/), its tests folder."""
     text = open(meson_build).read()
     block = re.search(r"bench_rows = \[(.*?)\n\]", text, re.S).group(1)
     return {m[0]: m[2] for m in re.findall(r"\['(\w+)', '([\w.]+)', '([\w-]+)'\]", block)}

@@ -4,7 +4,7 @@
  * the single-chase curve (detected and labelled by host/chase.c) and the
  * latency table of Intel's guide beside what was measured.
  */
-#include "latency_host.h"
+#include "host.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /*
- * bench latency: its options, plan state and typed points, shared by latency.c
- * (options, plan, points, the ops row) and latency_report.c (table, plateaus,
+ * bench latency: its options, plan state and typed points, shared by row.c
+ * (options, plan, points, the ops row) and report.c (table, plateaus,
  * the guide's table).
  */
 #ifndef BENCH_LATENCY_HOST_H
@@ -21,7 +21,7 @@ struct latency_opts {
 	unsigned steps;           /* sizes per octave */
 	uint64_t stride;          /* bytes, 0: the device's cache line (at least 64) */
 	unsigned loads;           /* dependent loads per chase per timed launch */
-	unsigned chases;          /* --chases: single, per-cu, both (latency.c) */
+	unsigned chases;          /* --chases: single, per-cu, both (row.c) */
 	uint64_t local_bytes;     /* local-memory chain, 0: none */
 	uint64_t seed;
 	unsigned tol_pct;         /* --tol */
@@ -87,7 +87,7 @@ static inline double lat_cycles(const struct bench_run *r, double ns)
 /* "1.25 KiB", "48 MiB" */
 const char *lat_fmt_bytes(uint64_t b, char *buf, size_t len);
 
-/* The table (latency_report.c): one row per size, its per-CU chase joined to its single one. */
+/* The table (report.c): one row per size, its per-CU chase joined to its single one. */
 extern const struct bench_col lat_cols[];
 /* Point i is drawn in the row of point i - 1: a per-CU chase after the single one of its size. */
 bool latency_joins_row(const struct bench_run *r, size_t i);

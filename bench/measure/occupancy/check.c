@@ -12,7 +12,7 @@
  * leaves resident slots unused). Whatever neither flag holds is still printed and written,
  * marked reported: a driver disagreement under --check alone, anything without a flag.
  */
-#include "occupancy_probe.h"
+#include "host.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * bench locality's report: each point's parameters in the document, the table's columns, and
  * local against remote per memory kind and test, with why a remote read may look local.
  */
-#include "locality_host.h"
+#include "host.h"
 #include "stats.h"
 
 #include <stdio.h>

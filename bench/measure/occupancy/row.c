@@ -9,7 +9,7 @@
  * whose peak counts (and profiled times) are its samples.
  */
 #include "row.h"
-#include "occupancy_probe.h"
+#include "host.h"
 
 #include <stdlib.h>
 #include <string.h>

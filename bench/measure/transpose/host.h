@@ -1,6 +1,6 @@
 /*
- * What bench transpose's files share: transpose.c (options, plan, launches, points) and
- * transpose_views.c (the point's parameters, the table, the report, bench validate's checks).
+ * What bench transpose's files share: row.c (options, plan, launches, points) and
+ * views.c (the point's parameters, the table, the report, bench validate's checks).
  */
 #ifndef BENCH_TRANSPOSE_H
 #define BENCH_TRANSPOSE_H
@@ -96,7 +96,7 @@ static inline size_t tr_matrix_bytes(uint64_t n)
 /* "32 v4 x2 xor cols": a shape as the table and the progress line write it. */
 void tr_shape_str(const struct tr_shape *sh, char *buf, size_t len);
 
-/* ---- transpose_views.c ---- */
+/* ---- views.c ---- */
 extern const struct bench_param tr_params[];
 extern const struct bench_col tr_cols[];
 json_t *tr_params_json(const struct bench_run *r, const struct bench_point *pt);

@@ -5,7 +5,7 @@
  * the guide's broadcasts, a local-memory tiled transpose and a naive one, each
  * validated and timed beside the copy ceiling of the same bytes.
  */
-#include "transpose.h"
+#include "host.h"
 #include "check.h"
 
 #include <stdlib.h>

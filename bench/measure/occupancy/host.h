@@ -1,7 +1,7 @@
 /*
- * What bench occupancy (occupancy.c: the residency probe) and bench occupancy-waves
+ * What bench occupancy (row.c: the residency probe), bench barrier (barrier.c) and bench occupancy-waves
  * (occupancy_waves.c: fixed work per group against the number of groups) share:
- * occupancy_probe.c holds their options and plan, and builds, launches and validates
+ * common.c holds their options and plan, and builds, launches and validates
  * the probe kernel (kernels/occupancy.cl) both rows launch.
  */
 #ifndef BENCH_OCCUPANCY_PROBE_H
@@ -179,7 +179,7 @@ void occ_build_add(struct bench_builds *b, const struct probe_cfg *cfg, const ch
 		   const char *wg_source);
 void occ_teardown(struct bench_run *r);
 
-/* ---- the three answers of a probe point: model, driver, measurement (occupancy_check.c) ---- */
+/* ---- the three answers of a probe point: model, driver, measurement (check.c) ---- */
 
 /*
  * After the table: what the driver answered, every disagreement between the three answers

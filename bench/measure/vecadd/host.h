@@ -2,7 +2,7 @@
  * What bench vecadd (the guide's VectorAdd1-4) and bench stream (the streaming family, which
  * was vecadd's variant 5) share: the kernel kernels/vecadd.cl in its shapes, its inputs and
  * their check, the sub-group and work-group a variant launches with, the point's parameters
- * and the table's cells (vecadd_common.c).
+ * and the table's cells (common.c).
  */
 #ifndef BENCH_VECADD_COMMON_H
 #define BENCH_VECADD_COMMON_H

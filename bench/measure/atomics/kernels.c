@@ -3,7 +3,7 @@
  * (C11 or 1.x atomics per memory order), launch arguments, poisoned buffers and the
  * exact validation of every counter.
  */
-#include "atomics_host.h"
+#include "host.h"
 #include "check.h"
 #include "sgb.h"
 

@@ -1,6 +1,6 @@
 /*
- * bench atomics: the state shared by atomics.c (options, plan, points, the row),
- * atomics_views.c (the document's parameters, the table) and atomics_kernels.c (builds,
+ * bench atomics: the state shared by row.c (options, plan, points, the row),
+ * views.c (the document's parameters, the table) and kernels.c (builds,
  * launch arguments and the exact validation).
  */
 #ifndef BENCH_ATOMICS_HOST_H
@@ -122,7 +122,7 @@ static inline double at_per_s(double ns)
 	return ns > 0 ? 1e9 / ns : 0;
 }
 
-/* atomics_views.c: the document's parameters, the columns, the title, the notes, the labels. */
+/* views.c: the document's parameters, the columns, the title, the notes, the labels. */
 json_t *atomics_params_json(const struct bench_run *r, const struct bench_point *pt);
 extern const struct bench_col atomics_cols[];
 void atomics_title(const struct bench_run *r, FILE *f);

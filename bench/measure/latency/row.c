@@ -2,9 +2,9 @@
  * bench latency: pointer-chase latency against working-set size, one chase and
  * one per compute unit on a random single cycle checked on the device, with
  * local-memory latency; after the table the plateaus of the curve, detected
- * and labelled (latency_report.c), and Intel's guide table beside them.
+ * and labelled (report.c), and Intel's guide table beside them.
  */
-#include "latency_host.h"
+#include "host.h"
 #include "check.h"
 
 #include <stdlib.h>

@@ -9,7 +9,7 @@
  * tell a step from that slope. The default sweep has G and G + 1 at each multiple
  * of the model's capacity.
  */
-#include "occupancy_probe.h"
+#include "host.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -17,7 +17,7 @@
  * (66 for R = 3, 65 for R = 5): a global range must be a multiple of the local one (OpenCL
  * 1.2 and SYCL's nd_range alike); the extra rows run the same kernel, and are counted.
  */
-#include "occupancy_probe.h"
+#include "host.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,9 +2,9 @@
  * bench vecadd: the vector-add variants of the occupancy experiments (the guide's
  * VectorAdd1-4), swept over the number of work-groups, each point validated and timed
  * with profiling events beside a copy ceiling of the same bytes. The streaming family
- * (variant 5) is bench stream (stream.c); both share vecadd_common.c.
+ * (variant 5) is bench stream (stream.c); both share common.c.
  */
-#include "vecadd_common.h"
+#include "host.h"
 #include "check.h"
 #include "occ_point.h"
 

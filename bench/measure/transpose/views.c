@@ -1,5 +1,5 @@
 /* bench transpose's views: a point's parameters, the table, the report, bench validate's checks. */
-#include "transpose.h"
+#include "host.h"
 
 #include <string.h>
 

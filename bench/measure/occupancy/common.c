@@ -2,7 +2,7 @@
  * What bench occupancy and bench occupancy-waves share: their options and plan, and
  * building, launching and validating the probe (kernels/occupancy.cl).
  */
-#include "occupancy_probe.h"
+#include "host.h"
 
 #include "check.h"
 

@@ -8,7 +8,7 @@
  * to the device it was made for, and the driver's query says which; an OpenCL buffer has no
  * such query, and a driver may move it to the device that uses it.
  */
-#include "locality_host.h"
+#include "host.h"
 #include "chase.h"
 #include "check.h"
 

@@ -1,9 +1,9 @@
 /*
- * The vector add that bench vecadd and bench stream share (vecadd_common.h): the sub-group and
+ * The vector add that bench vecadd and bench stream share (host.h): the sub-group and
  * work-group of a variant, its builds, its inputs made and its output checked in pieces,
  * one validated launch per point, the point's parameters and the table's cells.
  */
-#include "vecadd_common.h"
+#include "host.h"
 #include "check.h"
 
 #include <stdlib.h>

@@ -4,9 +4,9 @@
  * A point poisons the counters, launches once and checks every counter exactly, times
  * its launches (each after a flush of the last-level cache with --cache cold) and checks the
  * accumulated counters again; the chain subtracts the time of a launch of 0 atomics.
- * Builds, launch arguments and the validation are in atomics_kernels.c.
+ * Builds, launch arguments and the validation are in kernels.c.
  */
-#include "atomics_host.h"
+#include "host.h"
 #include "chase.h"
 #include "check.h"
 

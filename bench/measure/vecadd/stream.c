@@ -6,7 +6,7 @@
  * and its documents are those of vecadd's variant 5 (benchmark "vecadd", schema version 1),
  * so baselines and comparisons hold across the two spellings.
  */
-#include "vecadd_common.h"
+#include "host.h"
 #include "check.h"
 
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /*
- * bench locality: its options, plan state and typed points, shared by locality.c (options,
- * plan, points, checks, the row) and locality_report.c (columns, the summary of local
+ * bench locality: its options, plan state and typed points, shared by row.c (options,
+ * plan, points, checks, the row) and report.c (columns, the summary of local
  * against remote).
  */
 #ifndef BENCH_LOCALITY_HOST_H
@@ -66,10 +66,10 @@ struct loc_params {
 
 #define LA(pt) ((const struct loc_params *)(pt)->params)
 
-/* Point i's memory, test, owner and reader (locality.c). */
+/* Point i's memory, test, owner and reader (row.c). */
 void loc_point_params(const struct bench_run *r, size_t i, struct loc_params *a);
 
-/* locality_report.c: the row's document parameters, columns, title, labels and summary. */
+/* report.c: the row's document parameters, columns, title, labels and summary. */
 json_t *locality_params_json(const struct bench_run *r, const struct bench_point *pt);
 extern const struct bench_col locality_cols[];
 void locality_title(const struct bench_run *r, FILE *f);

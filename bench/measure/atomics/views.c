@@ -2,7 +2,7 @@
  * bench atomics's views: each point's parameters in the document (the API, order and scope the
  * kernel used), the table's columns, its title and the points' notes.
  */
-#include "atomics_host.h"
+#include "host.h"
 
 #include <stdio.h>
 

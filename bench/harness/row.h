@@ -112,7 +112,7 @@ struct bench_col {
 /*
  * One member of a row's point parameters (`params` in the results document): its name, and
  * whether every point has it. The harness holds each point's params_json to this table, and
- * a test holds the table to the results schema (results/schema/results.schema.json).
+ * a test holds the table to the results schema (its folder's schema.json, assembled by the build).
  */
 struct bench_param {
 	const char *name;

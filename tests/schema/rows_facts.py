@@ -13,7 +13,8 @@ From `bench list --json` (the rows' own tables), for every row:
 - schema: results.schema.json sends that benchmark's points to its point_BENCHMARK;
 - checks: bench validate --list on each DEVICE plans at least one check of the row;
 - builds: the row describes its builds (bench compile, bench model --kernel);
-- tests: its tests folder (meson.build's bench_rows) runs the row by name.
+- tests: its tests folder (meson.build's bench_rows) runs the row by name;
+- folder: its folder of bench/measure/ holds its rows and parts by their fixed names alone.
 Exit 0 when every row has all of them, 1 naming each row and what it lacks.
 """
 import json
@@ -112,6 +113,28 @@ def planned(bench, devices):
     return ids
 
 
+def folder_problems(meson_build):
+    """Each benchmark's folder holds its rows and parts by their fixed names, and nothing else."""
+    text = open(meson_build).read()
+    block = re.search(r"bench_rows = \[(.*?)\n\]", text, re.S).group(1)
+    parts = re.findall(r"'(\w+)'", re.search(r"measure_parts = \[(.*?)\]", text).group(1))
+    want = {}
+    for row, folder, _ in re.findall(r"\['(\w+)', '(\w+)', '([\w-]+)'\]", block):
+        want.setdefault(folder, {"host.h", "schema.json"} | {p + ".c" for p in parts})
+        want[folder].add("row.c" if row == folder else row + ".c")
+    measure = Path(meson_build).parent / "bench" / "measure"
+    bad = []
+    for folder, names in want.items():
+        for f in sorted(os.listdir(measure / folder)):
+            if f not in names:
+                bad.append((folder, f"bench/measure/{folder}/{f}: not a row of bench_rows nor a part "
+                                    f"of measure_parts (CONTRIBUTING.md, 'Adding a benchmark')"))
+        if folder in [r for r, *_ in re.findall(r"\['(\w+)', '(\w+)', '([\w-]+)'\]", block)] \
+                and "row.c" not in os.listdir(measure / folder):
+            bad.append((folder, f"bench/measure/{folder}/row.c: missing"))
+    return bad
+
+
 def test_dirs(meson_build):
     """bench_rows of meson.build: the row, its benchmark's folder (bench/measure/, kernels/), its tests folder."""
     text = open(meson_build).read()
@@ -148,6 +171,7 @@ def main(argv):
     for t in (c for c in facts if c["kind"] == "tool"):
         problems += [(t["name"], p) for p in option_problems(t)]
     problems += params_problems(schema, by_bench)
+    problems += folder_problems(meson_build)
     for name, what in problems:
         bt.check(False, f"{name}: {what}")
     return bt.verdict(f"{len(rows)} rows, every fact in place")

@@ -38,34 +38,21 @@ static uint32_t vecadd_ref(uint32_t a, uint32_t b, unsigned iter)
 
 /* ---- the launch: sub-group and work-group ---- */
 
-bool vecadd_sg(const struct dev_info *d, unsigned variant, bool sg_given, unsigned sg,
-	       unsigned *sg_req, const char **note, char *err, size_t len)
+/*
+ * The sub-group a variant without --sg-backend requires on d (0: none): --sg where given (0:
+ * auto), else variant 2's 32 where the device can require it; the decision and its messages
+ * are sgb.c's, as for every row (backend none: intel_reqd_sub_group_size). *why: why 32 was
+ * not required. False with the message a run exits 2 with (the build is skipped).
+ */
+static bool vecadd_sg(const struct dev_info *d, unsigned variant, bool sg_given, unsigned sg,
+		      unsigned *sg_req, const char **why, char *err, size_t len)
 {
-	char sizes[128];
+	struct sgb_choice c = { .backend = SGB_NONE };
+	bool ok = sgb_set_width(d, &c, sg_given, sg, variant == 2 ? VECADD_SG_V2 : 0, err, len);
 
-	*sg_req = 0;
-	*note = NULL;
-	if (sg_given ? sg == 0 : variant != 2)
-		return true;
-	if (!sg_given) {   /* variant 2's default: 32 where it can be required */
-		if (dev_can_require_sg(d, 32))
-			*sg_req = 32;
-		else
-			*note = d->has_intel_reqd_sg
-					? "sub-group size 32 not required: the device does not list it"
-					: "sub-group size 32 not required: no cl_intel_required_subgroup_size";
-		return true;
-	}
-	*sg_req = sg;
-	if (!d->has_intel_reqd_sg)
-		snprintf(err, len, "--sg %u: '%s' cannot require a sub-group size (no "
-			 "cl_intel_required_subgroup_size); use --sg auto", sg, d->name);
-	else if (!dev_can_require_sg(d, sg))
-		snprintf(err, len, "--sg %u is not supported by '%s': supported sizes are %s", sg,
-			 d->name, dev_sg_sizes_str(d, sizes, sizeof(sizes)));
-	else
-		return true;
-	return false;
+	*sg_req = c.width;
+	*why = c.unrequired;
+	return ok;
 }
 
 bool vecadd_wg(const struct dev_info *d, unsigned variant, unsigned wg_opt, unsigned sg_req,
@@ -110,7 +97,7 @@ void vecadd_plan_launch(const struct bench_run *r, struct vecadd_state *p, bool 
 
 	if (r->co->sg_backend)
 		plan_backend(r, p, sg_given, sg);
-	else if (!vecadd_sg(d, p->variant, sg_given, sg, &p->sg_req, &p->sg_note, err, sizeof(err)))
+	else if (!vecadd_sg(d, p->variant, sg_given, sg, &p->sg_req, &p->sg_unrequired, err, sizeof(err)))
 		cli_usage_error("%s", err);
 	/* --grf large is an Intel GPU's, as every row with sub-groups says (built through the layer) */
 	if (!sgb_set_grf(d, &p->sgc, r->co->grf, err, sizeof(err)))
@@ -363,8 +350,8 @@ void vecadd_run_point(struct bench_run *r, struct bench_point *pt, size_t global
 	pt->ceil_src = p->a;   /* the copy ceiling: the same n * 4 bytes read and written */
 	pt->ceil_dst = p->scratch;
 	pt->ceil_bytes = (size_t)a->n * 4;
-	if (p->sg_note)
-		bench_note(pt, "%s", p->sg_note);
+	if (p->sg_unrequired)
+		bench_note(pt, "sub-group size " CLI_XSTR(VECADD_SG_V2) " not required: %s", p->sg_unrequired);
 	if (sh->wg_note[0])
 		bench_note(pt, "%s", sh->wg_note);
 	if (a->variant == VECADD_STREAM)

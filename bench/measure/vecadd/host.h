@@ -15,6 +15,8 @@
 #define VECADD_MAX_SHAPES 64
 /* The work-group of variants 3-5 when --wg is not given. */
 #define VECADD_WG_DEFAULT 256
+/* The sub-group variant 2 requires without --sg, where the device can require it. */
+#define VECADD_SG_V2 32
 
 extern const char *const vecadd_loop_names[2];   /* stride, block */
 
@@ -34,7 +36,7 @@ struct vecadd_state {
 	unsigned variant;
 	unsigned wg;             /* work-group size, 0: driver's choice (variant 1) */
 	unsigned sg_req;         /* required sub-group size, 0: none */
-	const char *sg_note;     /* why none was required where one was wanted */
+	const char *sg_unrequired; /* why variant 2's size was not required (SGB_UNLISTED ...) */
 	struct sgb_choice sgc;   /* --sg-backend: the layer the kernel reads its sub-group through */
 	uint64_t max_n;          /* largest problem of the run */
 	struct vecadd_shape shape[VECADD_MAX_SHAPES];
@@ -64,12 +66,7 @@ void vecadd_plan_launch(const struct bench_run *r, struct vecadd_state *p, bool 
 			unsigned sg, unsigned wg_opt);
 /* Problem sizes up to max_n elements against the device's memory (exit 2 naming the limits). */
 void vecadd_plan_memory(const struct dev_info *d, struct vecadd_state *p);
-/*
- * The sub-group a variant requires on d with --sg given (sg_given, sg; 0: auto) and its
- * work-group; false with the message a run exits 2 with (the build is skipped).
- */
-bool vecadd_sg(const struct dev_info *d, unsigned variant, bool sg_given, unsigned sg,
-	       unsigned *sg_req, const char **note, char *err, size_t len);
+/* A variant's work-group on d (--wg wg_opt, 0: its default); false with the message. */
 bool vecadd_wg(const struct dev_info *d, unsigned variant, unsigned wg_opt, unsigned sg_req,
 	       unsigned *wg, char *err, size_t len);
 /* Builds a shape of the run's variant, with its resources and record. */

@@ -102,7 +102,7 @@ static const struct cli_opt vecadd_cli[] = {
 	{ "sg", "N|auto", CLI_SG, VO(sg),
 	  .help = "required sub-group size (cl_intel_required_subgroup_size);\n"
 		  "auto leaves it to the driver",
-	  .def_note = "32 where possible for variant 2, auto for 3-4" },
+	  .def_note = CLI_XSTR(VECADD_SG_V2) " where possible for variant 2, auto for 3-4" },
 	{ "iter", "N", CLI_UINT, VO(iter), 0, 1u << 24, .help = "dependent xorshift rounds per element",
 	  .def_note = CLI_XSTR(VECADD_ITER_DEFAULT) " for variants 3-4, else 0" },
 	{ "slice", "N", CLI_SIZE, VO(slice), 1, 1ull << 36,

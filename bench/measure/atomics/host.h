@@ -110,6 +110,7 @@ struct at_params {
 	unsigned sg;              /* 0: none stated (the chain, or the driver's unknown choice) */
 	const char *sg_source;    /* NULL for the chain */
 	unsigned stride;          /* bytes between counters, 0: one counter per group (local-wg) */
+	const struct sgb_choice *sgc; /* --sg-backend's layer, NULL: none named */
 	double atomics;           /* per launch */
 	double ns;                /* per atomic: launch time / atomics; chain: less the overhead */
 	double overhead_ns;       /* chain: median of the 0-atomic launch */
@@ -122,8 +123,8 @@ static inline double at_per_s(double ns)
 	return ns > 0 ? 1e9 / ns : 0;
 }
 
-/* views.c: the document's parameters, the columns, the title, the notes, the labels. */
-json_t *atomics_params_json(const struct bench_run *r, const struct bench_point *pt);
+/* views.c: the document's parameters (their table), the columns, the title, the notes, the labels. */
+extern const struct bench_param atomics_params[];
 extern const struct bench_col atomics_cols[];
 void atomics_title(const struct bench_run *r, FILE *f);
 int atomics_report(struct bench_run *r);

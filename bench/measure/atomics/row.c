@@ -353,6 +353,7 @@ static void at_params_fill(const struct bench_run *r, size_t i, unsigned sg_kern
 
 	a->pat = p->list[i].pat;
 	a->ord = p->list[i].ord;
+	a->sgc = p->sgc.forced ? &p->sgc : NULL;   /* the layer named: its four members */
 	g = &p->prog[a->ord];
 	chain = a->pat == AT_CHAIN;
 	a->ran = g->built;
@@ -479,14 +480,6 @@ static void atomics_checks(struct bench_check_plan *p)
 		}
 }
 
-static const struct bench_param at_params[] = {
-	{ .name = "pattern" }, { .name = "order" }, { .name = "api" }, { .name = "order_used" },
-	{ .name = "scope_used" }, { .name = "within_declared_caps" }, { .name = "atomic_caps" },
-	{ .name = "memory" }, { .name = "work_items" }, { .name = "wg_size" }, { .name = "scale" },
-	{ .name = "ops" }, { .name = "sg_size" }, { .name = "sg_source" }, { .name = "counters" },
-	{ .name = "items_per_counter" }, { .name = "stride_bytes" }, { .name = "flush" },
-	{ .name = "flush_bytes" }, BENCH_PARAMS_SG_LAYER(true), { 0 } };
-
 const struct bench_row atomics_row = {
 	.cmd = {
 		.name = "atomics",
@@ -510,8 +503,7 @@ const struct bench_row atomics_row = {
 	.plan = atomics_plan,
 	.label = atomics_label,
 	.point = atomics_point,
-	.params_json = atomics_params_json,
-	.params = at_params,
+	.params = atomics_params,
 	.cols = atomics_cols,
 	.title = atomics_title,
 	.report = atomics_report,

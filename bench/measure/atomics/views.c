@@ -24,38 +24,57 @@ static const char *scope_used(const struct at_params *a)
 		? "memory_scope_work_group" : "memory_scope_device";
 }
 
-json_t *atomics_params_json(const struct bench_run *r, const struct bench_point *pt)
-{
-	const struct at_params *a = pt->params;
-	const struct at_state *p = r->state;
-	json_t *j = json_object();
-
-	json_object_set_new(j, "pattern", json_string(at_pattern_names[a->pat]));
-	json_object_set_new(j, "order", json_string(at_order_names[a->ord]));
-	json_object_set_new(j, "api", bench_json_str0(api_used(a)));
-	json_object_set_new(j, "order_used", bench_json_str0(order_used(a)));
-	json_object_set_new(j, "scope_used", bench_json_str0(scope_used(a)));
-	json_object_set_new(j, "within_declared_caps", a->c11 ? json_boolean(!a->missing[0]) : json_null());
-	json_object_set_new(j, "atomic_caps", a->caps_known ? json_integer((json_int_t)a->caps)
-							    : json_null());
-	json_object_set_new(j, "memory", json_string(at_is_local(a->pat) ? "local" : "global"));
-	json_object_set_new(j, "work_items", json_integer((json_int_t)a->work_items));
-	json_object_set_new(j, "wg_size", json_integer(a->wg));
-	json_object_set_new(j, "scale", json_integer(a->scale));
-	json_object_set_new(j, "ops", json_integer(a->ops));
-	json_object_set_new(j, "sg_size", bench_json_uint0(a->sg));
-	json_object_set_new(j, "sg_source", bench_json_str0(a->sg_source));
-	json_object_set_new(j, "counters", json_integer((json_int_t)a->counters));
-	json_object_set_new(j, "items_per_counter", json_integer(a->items_per_counter));
-	json_object_set_new(j, "stride_bytes", bench_json_uint0(a->stride));
-	json_object_set_new(j, "flush", json_boolean(a->flush_bytes > 0));
-	json_object_set_new(j, "flush_bytes", bench_json_uint0(a->flush_bytes));
-	if (p->sgc.forced)   /* the layer named: sg_backend, sg_width, sg_width_source, ... */
-		sgb_params(j, &p->sgc);
-	return j;
-}
-
 #define AP(pt) ((const struct at_params *)(pt)->params)
+#define VALUE(name) static json_t *name(const struct bench_run *r, const struct bench_point *pt)
+
+VALUE(param_api) { (void)r; return bench_json_str0(api_used(AP(pt))); }
+VALUE(param_order_used) { (void)r; return bench_json_str0(order_used(AP(pt))); }
+VALUE(param_scope_used) { (void)r; return bench_json_str0(scope_used(AP(pt))); }
+VALUE(param_within_caps) { (void)r; return AP(pt)->c11 ? json_boolean(!AP(pt)->missing[0]) : json_null(); }
+VALUE(param_caps) { (void)r; return AP(pt)->caps_known ? json_integer((json_int_t)AP(pt)->caps) : json_null(); }
+VALUE(param_memory) { (void)r; return json_string(at_is_local(AP(pt)->pat) ? "local" : "global"); }
+VALUE(param_flush) { (void)r; return json_boolean(AP(pt)->flush_bytes > 0); }
+
+static const char *const memory_names[] = { "global", "local" };
+static const char *const api_names[] = { "atomic_fetch_add_explicit", "atomic_add" };
+
+#define AT(m) BENCH_AT(struct at_params, m)
+const struct bench_param atomics_params[] = {
+	{ "pattern", .type = BENCH_PT_NAME, AT(pat), BENCH_NAMES(at_pattern_names),
+	  .help = "who adds to which counter" },
+	{ "order", .type = BENCH_PT_NAME, AT(ord), BENCH_NAMES(at_order_names),
+	  .help = "the memory order asked" },
+	{ "api", .type = BENCH_PT_STR0, .value = param_api, BENCH_NAMES(api_names),
+	  .help = "the API that ran (--api c11 or 1.x asks for one); null: the point did not run" },
+	{ "order_used", .type = BENCH_PT_STR0, .value = param_order_used,
+	  .help = "memory_order_relaxed, memory_order_acq_rel, or none (OpenCL 1.x); null: did not run" },
+	{ "scope_used", .type = BENCH_PT_STR0, .value = param_scope_used,
+	  .help = "memory_scope_device, memory_scope_work_group, or none (OpenCL 1.x); null: did not run" },
+	{ "within_declared_caps", .type = BENCH_PT_BOOL0, .value = param_within_caps,
+	  .help = "the order and scope used lie within what the device declares (null: the 1.x API, "
+		  "or the point did not run)" },
+	{ "atomic_caps", .type = BENCH_PT_COUNT0, .value = param_caps,
+	  .help = "CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES's bits (null where it cannot say)" },
+	{ "memory", .type = BENCH_PT_NAME, .value = param_memory, BENCH_NAMES(memory_names),
+	  .help = "where the counters live" },
+	{ "work_items", .type = BENCH_PT_COUNT, AT(work_items), .unit = "work-items", .help = "launched" },
+	{ "wg_size", .type = BENCH_PT_COUNT, AT(wg), .unit = "work-items", .help = "the work-group" },
+	{ "scale", .type = BENCH_PT_COUNT, AT(scale), .help = "--scale: 1024 x scale work-items" },
+	{ "ops", .type = BENCH_PT_COUNT, AT(ops), .help = "fetch-adds per work-item" },
+	{ "sg_size", .type = BENCH_PT_COUNT0, AT(sg), .unit = "work-items",
+	  .help = "the sub-group size (null: none stated)" },
+	{ "sg_source", .type = BENCH_PT_STR0, AT(sg_source), .help = "where sg_size comes from" },
+	{ "counters", .type = BENCH_PT_COUNT, AT(counters), .help = "counters added to" },
+	{ "items_per_counter", .type = BENCH_PT_COUNT, AT(items_per_counter), .unit = "work-items",
+	  .help = "work-items adding to each counter" },
+	{ "stride_bytes", .type = BENCH_PT_COUNT0, AT(stride), .unit = "bytes",
+	  .help = "between counters (null: one counter per group)" },
+	{ "flush", .type = BENCH_PT_BOOL, .value = param_flush, .help = "the cache flushed before each launch" },
+	{ "flush_bytes", .type = BENCH_PT_COUNT0, AT(flush_bytes), .unit = "bytes",
+	  .help = "read to flush it (null without --cache cold)" },
+	BENCH_PARAMS_SG_LAYER(true, struct at_params, sgc),
+	{ 0 } };
+
 #define OK(pt) ((pt)->status == POINT_OK)
 #define CELL(name) static void name(const struct bench_run *r, const struct bench_point *pt, char *b, size_t n)
 

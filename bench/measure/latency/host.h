@@ -14,7 +14,7 @@
 #define LAT_KCLOCK_LAUNCHES 3
 
 enum lat_variant { LAT_SINGLE, LAT_PER_CU, LAT_LOCAL };
-extern const char *const lat_variant_names[];   /* "single", "per-cu", "local" */
+extern const char *const lat_variant_names[LAT_LOCAL + 1];   /* "single", "per-cu", "local" */
 
 struct latency_opts {
 	const char *sizes_arg;    /* --sizes, expanded by check into sizes */

@@ -13,7 +13,7 @@
 #define LAT_MAX_BYTES (8ull << 30)        /* node and word indices must fit 32 bits */
 #define LAT_SEED_MAX ((1ull << 48) - 1)   /* exact in a JSON number */
 
-const char *const lat_variant_names[] = { "single", "per-cu", "local" };
+const char *const lat_variant_names[LAT_LOCAL + 1] = { "single", "per-cu", "local" };
 
 /* ---- the kernels (kernels/latency.cl) and their counts ---- */
 
@@ -596,24 +596,6 @@ static void latency_point(struct bench_run *r, struct bench_point *pt)
 
 /* ---- the row ---- */
 
-static json_t *latency_params_json(const struct bench_run *r, const struct bench_point *pt)
-{
-	const struct lat_params *a = pt->params;
-	json_t *j = json_object();
-
-	(void)r;
-	json_object_set_new(j, "memory", json_string(a->variant == LAT_LOCAL ? "local" : "global"));
-	json_object_set_new(j, "variant", json_string(lat_variant_names[a->variant]));
-	json_object_set_new(j, "chases", json_integer(a->chases));
-	json_object_set_new(j, "size_bytes", json_integer((json_int_t)a->size));
-	json_object_set_new(j, "working_set_bytes", json_integer((json_int_t)a->ws));
-	json_object_set_new(j, "nodes", json_integer((json_int_t)a->nodes));
-	json_object_set_new(j, "stride_bytes", json_integer(a->stride));
-	json_object_set_new(j, "loads", json_integer(a->loads));
-	json_object_set_new(j, "seed", json_integer((json_int_t)a->seed));
-	return j;
-}
-
 static void latency_label(const struct bench_run *r, size_t i, char *buf, size_t len)
 {
 	struct lat_params a = { 0 };
@@ -634,10 +616,29 @@ static void lat_checks(struct bench_check_plan *p)
 			"checked on the device, and each chase's end checked" });
 }
 
+static json_t *param_memory(const struct bench_run *r, const struct bench_point *pt)
+{
+	(void)r;
+	return json_string(((const struct lat_params *)pt->params)->variant == LAT_LOCAL ? "local"
+											 : "global");
+}
+
+static const char *const memory_names[] = { "global", "local" };
+
+#define AT(m) BENCH_AT(struct lat_params, m)
 static const struct bench_param lat_params[] = {
-	{ .name = "memory" }, { .name = "variant" }, { .name = "chases" }, { .name = "size_bytes" },
-	{ .name = "working_set_bytes" }, { .name = "nodes" }, { .name = "stride_bytes" },
-	{ .name = "loads" }, { .name = "seed" }, { 0 } };
+	{ "memory", .type = BENCH_PT_NAME, .value = param_memory, BENCH_NAMES(memory_names),
+	  .help = "where the chain lives" },
+	{ "variant", .type = BENCH_PT_NAME, AT(variant), BENCH_NAMES(lat_variant_names),
+	  .help = "single, one chase; per-cu, one per compute unit; local, the chain in local memory" },
+	{ "chases", .type = BENCH_PT_COUNT, AT(chases), .help = "work-items chasing at once, one per work-group" },
+	{ "size_bytes", .type = BENCH_PT_COUNT, AT(size), .unit = "bytes", .help = "the size asked" },
+	{ "working_set_bytes", .type = BENCH_PT_COUNT, AT(ws), .unit = "bytes", .help = "what the nodes span" },
+	{ "nodes", .type = BENCH_PT_COUNT, AT(nodes), .help = "of the random cycle" },
+	{ "stride_bytes", .type = BENCH_PT_COUNT, AT(stride), .unit = "bytes", .help = "between nodes" },
+	{ "loads", .type = BENCH_PT_COUNT, AT(loads), .help = "dependent loads per launch" },
+	{ "seed", .type = BENCH_PT_COUNT, AT(seed), .help = "of the random cycle" },
+	{ 0 } };
 
 const struct bench_row latency_row = {
 	.cmd = {
@@ -653,7 +654,6 @@ const struct bench_row latency_row = {
 	.plan = latency_plan,
 	.label = latency_label,
 	.point = latency_point,
-	.params_json = latency_params_json,
 	.params = lat_params,
 	.cols = lat_cols,
 	.joins_row = latency_joins_row,

@@ -11,8 +11,8 @@
 
 enum { MEM_BUFFER, MEM_USM, N_MEM };
 enum { TEST_STREAM, TEST_CHASE, TEST_COPY, N_TEST };
-extern const char *const loc_mem_names[];    /* "buffer", "usm" */
-extern const char *const loc_test_names[];   /* "stream", "chase", "copy" */
+extern const char *const loc_mem_names[N_MEM];    /* "buffer", "usm" */
+extern const char *const loc_test_names[N_TEST];   /* "stream", "chase", "copy" */
 
 struct locality_opts {
 	uint64_t size;           /* bytes of each owner's buffer */
@@ -69,8 +69,8 @@ struct loc_params {
 /* Point i's memory, test, owner and reader (row.c). */
 void loc_point_params(const struct bench_run *r, size_t i, struct loc_params *a);
 
-/* report.c: the row's document parameters, columns, title, labels and summary. */
-json_t *locality_params_json(const struct bench_run *r, const struct bench_point *pt);
+/* report.c: the row's document parameters (their table), columns, title, labels and summary. */
+extern const struct bench_param locality_params[];
 extern const struct bench_col locality_cols[];
 void locality_title(const struct bench_run *r, FILE *f);
 void locality_label(const struct bench_run *r, size_t i, char *buf, size_t len);

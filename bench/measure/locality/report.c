@@ -8,18 +8,35 @@
 #include <stdio.h>
 #include <string.h>
 
-json_t *locality_params_json(const struct bench_run *r, const struct bench_point *pt)
-{
-	const struct locality_opts *o = r->opts;
-	const struct loc_state *p = r->state;
-	const struct loc_params *a = LA(pt);
+/* ---- the document's parameters: the point's, and the run's options ---- */
 
-	return json_pack("{s:s, s:s, s:s, s:s, s:b, s:I, s:I, s:I, s:I}", "memory", loc_mem_names[a->memory],
-			 "test", loc_test_names[a->test], "owner", p->peers->label[a->owner], "reader",
-			 p->peers->label[a->reader], "local", a->owner == a->reader, "bytes",
-			 (json_int_t)o->size, "stride", (json_int_t)o->stride, "loads",
-			 (json_int_t)(a->test == TEST_CHASE ? o->loads : 0), "seed", (json_int_t)o->seed);
-}
+#define VALUE(name) static json_t *name(const struct bench_run *r, const struct bench_point *pt)
+#define OPTS(r) ((const struct locality_opts *)(r)->opts)
+#define PEERS(r) (((const struct loc_state *)(r)->state)->peers)
+
+VALUE(param_owner) { return json_string(PEERS(r)->label[LA(pt)->owner]); }
+VALUE(param_reader) { return json_string(PEERS(r)->label[LA(pt)->reader]); }
+VALUE(param_local) { (void)r; return json_boolean(LA(pt)->owner == LA(pt)->reader); }
+VALUE(param_bytes) { (void)pt; return json_integer((json_int_t)OPTS(r)->size); }
+VALUE(param_stride) { (void)pt; return json_integer((json_int_t)OPTS(r)->stride); }
+VALUE(param_loads) { return json_integer((json_int_t)(LA(pt)->test == TEST_CHASE ? OPTS(r)->loads : 0)); }
+VALUE(param_seed) { (void)pt; return json_integer((json_int_t)OPTS(r)->seed); }
+
+#define AT(m) BENCH_AT(struct loc_params, m)
+const struct bench_param locality_params[] = {
+	{ "memory", .type = BENCH_PT_NAME, AT(memory), BENCH_NAMES(loc_mem_names),
+	  .help = "buffer, an OpenCL buffer migrated to its owner and first written there; usm, a "
+		  "device allocation of the owner (cl_intel_unified_shared_memory)" },
+	{ "test", .type = BENCH_PT_NAME, AT(test), BENCH_NAMES(loc_test_names),
+	  .help = "stream, a read of the whole buffer; chase, a pointer chase through it, one work-item" },
+	{ "owner", .type = BENCH_PT_STR, .value = param_owner, .help = "the device label where the buffer lives" },
+	{ "reader", .type = BENCH_PT_STR, .value = param_reader, .help = "the device label where the kernel runs" },
+	{ "local", .type = BENCH_PT_BOOL, .value = param_local, .help = "owner = reader" },
+	{ "bytes", .type = BENCH_PT_COUNT, .value = param_bytes, .unit = "bytes", .help = "of the buffer" },
+	{ "stride", .type = BENCH_PT_COUNT, .value = param_stride, .unit = "bytes", .help = "between chase nodes" },
+	{ "loads", .type = BENCH_PT_COUNT, .value = param_loads, .help = "per chase launch (0: a stream)" },
+	{ "seed", .type = BENCH_PT_COUNT, .value = param_seed, .help = "of the random cycle" },
+	{ 0 } };
 
 #define CELL(name) static void name(const struct bench_run *r, const struct bench_point *pt, char *b, size_t n)
 CELL(cell_memory) { (void)r; snprintf(b, n, "%s", loc_mem_names[LA(pt)->memory]); }

@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const loc_mem_names[] = { "buffer", "usm" };
-const char *const loc_test_names[] = { "stream", "chase", "copy" };
+const char *const loc_mem_names[N_MEM] = { "buffer", "usm" };
+const char *const loc_test_names[N_TEST] = { "stream", "chase", "copy" };
 static const char *const hier_names[] = { "any", "flat", "composite" };
 
 #define LO(f) offsetof(struct locality_opts, f)
@@ -580,11 +580,6 @@ static void loc_checks(struct bench_check_plan *p)
 	bench_check_add(p, &c);
 }
 
-static const struct bench_param loc_params[] = {
-	{ .name = "memory" }, { .name = "test" }, { .name = "owner" }, { .name = "reader" },
-	{ .name = "local" }, { .name = "bytes" }, { .name = "stride" }, { .name = "loads" },
-	{ .name = "seed" }, { 0 } };
-
 const struct bench_row locality_row = {
 	.cmd = {
 		.name = "locality",
@@ -608,8 +603,7 @@ const struct bench_row locality_row = {
 	.plan = locality_plan,
 	.label = locality_label,
 	.point = locality_point,
-	.params_json = locality_params_json,
-	.params = loc_params,
+	.params = locality_params,
 	.cols = locality_cols,
 	.title = locality_title,
 	.relate = locality_relate,

@@ -244,31 +244,6 @@ static json_t *dims_json(const size_t *v)
 	return json_pack("[I, I, I]", (json_int_t)v[0], (json_int_t)v[1], (json_int_t)v[2]);
 }
 
-static json_t *barrier_params_json(const struct bench_run *r, const struct bench_point *pt)
-{
-	const struct barrier_point *a = pt->params;
-	size_t sycl_local[3] = { 1, a->r, BARRIER_GLOBAL_X };
-	size_t guide[3] = { BARRIER_GLOBAL_Z, BARRIER_GLOBAL_Y, BARRIER_GLOBAL_X };
-	json_t *p = json_object();
-
-	(void)r;
-	json_object_set_new(p, "r", json_integer(a->r));
-	json_object_set_new(p, "wg_size", json_integer(a->wg));
-	json_object_set_new(p, "local_sycl", dims_json(sycl_local));
-	json_object_set_new(p, "global_guide_sycl", dims_json(guide));
-	json_object_set_new(p, "local", dims_json(a->l.local));
-	json_object_set_new(p, "global", dims_json(a->l.global));
-	json_object_set_new(p, "groups", json_integer((json_int_t)a->groups));
-	json_object_set_new(p, "work_items", json_integer((json_int_t)a->items));
-	json_object_set_new(p, "spin", json_integer(a->spin));
-	json_object_set_new(p, "sg_size_requested", bench_json_uint0(a->sg_req));
-	json_object_set_new(p, "sg_size_kernel", bench_json_uint0(a->sg_kernel));
-	json_object_set_new(p, "simd", bench_json_uint0(a->simd));
-	if (a->sgc)
-		sgb_params(p, a->sgc);
-	return p;
-}
-
 #define PA(pt) ((const struct barrier_point *)(pt)->params)
 #define CELL(name) static void name(const struct bench_run *r, const struct bench_point *pt, char *b, size_t n)
 
@@ -386,11 +361,47 @@ static void barrier_checks(struct bench_check_plan *p)
 	bench_check_add(p, &c);
 }
 
+#define VALUE(name) static json_t *name(const struct bench_run *r, const struct bench_point *pt)
+VALUE(param_local_sycl)
+{
+	size_t v[3] = { 1, PA(pt)->r, BARRIER_GLOBAL_X };
+
+	(void)r;
+	return dims_json(v);
+}
+VALUE(param_global_guide)
+{
+	size_t v[3] = { BARRIER_GLOBAL_Z, BARRIER_GLOBAL_Y, BARRIER_GLOBAL_X };
+
+	(void)r;
+	(void)pt;
+	return dims_json(v);
+}
+VALUE(param_local) { (void)r; return dims_json(PA(pt)->l.local); }
+VALUE(param_global) { (void)r; return dims_json(PA(pt)->l.global); }
+
+#define AT(m) BENCH_AT(struct barrier_point, m)
 static const struct bench_param barrier_params[] = {
-	{ .name = "r" }, { .name = "wg_size" }, { .name = "local_sycl" },
-	{ .name = "global_guide_sycl" }, { .name = "local" }, { .name = "global" }, { .name = "groups" },
-	{ .name = "work_items" }, { .name = "spin" }, { .name = "sg_size_requested" },
-	{ .name = "sg_size_kernel" }, { .name = "simd" }, BENCH_PARAMS_SG_LAYER(true), { 0 } };
+	{ "r", .type = BENCH_PT_COUNT, AT(r), .help = "the guide's R: local range (1, R, 128)" },
+	{ "wg_size", .type = BENCH_PT_COUNT, AT(wg), .unit = "work-items", .help = "the work-group" },
+	{ "local_sycl", .type = BENCH_PT_COUNTS, .value = param_local_sycl, .unit = "work-items",
+	  .help = "the local range in SYCL's order" },
+	{ "global_guide_sycl", .type = BENCH_PT_COUNTS, .value = param_global_guide, .unit = "work-items",
+	  .help = "the guide's global range in SYCL's order" },
+	{ "local", .type = BENCH_PT_COUNTS, .value = param_local, .unit = "work-items",
+	  .help = "the local range launched, OpenCL's order" },
+	{ "global", .type = BENCH_PT_COUNTS, .value = param_global, .unit = "work-items",
+	  .help = "the global range launched, OpenCL's order (rows rounded up to a multiple of R)" },
+	{ "groups", .type = BENCH_PT_COUNT, AT(groups), .unit = "work-groups", .help = "launched" },
+	{ "work_items", .type = BENCH_PT_COUNT, AT(items), .unit = "work-items", .help = "launched" },
+	{ "spin", .type = BENCH_PT_COUNT, AT(spin), .help = "dependent rounds per work-item" },
+	{ "sg_size_requested", .type = BENCH_PT_COUNT0, AT(sg_req), .unit = "work-items",
+	  .help = "the sub-group size required (null: none)" },
+	{ "sg_size_kernel", .type = BENCH_PT_COUNT0, AT(sg_kernel), .unit = "work-items",
+	  .help = "the sub-group size the kernel saw" },
+	{ "simd", .type = BENCH_PT_COUNT0, AT(simd), .unit = "lanes", .help = "null where unknown" },
+	BENCH_PARAMS_SG_LAYER(true, struct barrier_point, sgc),
+	{ 0 } };
 
 const struct bench_row barrier_row = {
 	.cmd = {
@@ -411,7 +422,6 @@ const struct bench_row barrier_row = {
 	.plan = barrier_plan,
 	.label = barrier_label,
 	.point = barrier_point,
-	.params_json = barrier_params_json,
 	.params = barrier_params,
 	.cols = barrier_cols,
 	.title = barrier_title,

@@ -111,6 +111,20 @@ struct occ_point {
 	struct conc_answer driver;      /* the driver's count (probe points) */
 };
 
+/* The members of a point's params the probe's rows share (their tables, row.c and occupancy_waves.c). */
+#define OCC_AT(m) BENCH_AT(struct occ_point, m)
+#define OCC_PARAM_WG                                                                               \
+	{ "wg_size", .type = BENCH_PT_COUNT, OCC_AT(wg), .unit = "work-items", .help = "the work-group" }
+#define OCC_PARAM_GROUPS                                                                           \
+	{ "groups", .type = BENCH_PT_COUNT, OCC_AT(groups), .unit = "work-groups", .help = "launched" }
+#define OCC_PARAM_SPIN                                                                             \
+	{ "spin", .type = BENCH_PT_COUNT, OCC_AT(spin), .help = "dependent rounds per work-item" }
+#define OCC_PARAM_BARRIER                                                                          \
+	{ "barrier", .type = BENCH_PT_BOOL, OCC_AT(barrier), .help = "the kernel has a work-group barrier" }
+#define OCC_PARAM_SLM                                                                              \
+	{ "slm_requested", .type = BENCH_PT_COUNT, OCC_AT(slm), .unit = "bytes",                  \
+	  .help = "local memory asked per work-group" }
+
 /* Per launch: the compared peak (whole on GPUs and accelerators, occupied on CPUs) and both. */
 struct probe_samples {
 	double *peak, *whole, *occupied;

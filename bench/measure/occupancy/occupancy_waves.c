@@ -127,22 +127,6 @@ static void waves_point(struct bench_run *r, struct bench_point *pt)
 	bench_point_time_launch(pt, pk->k, (size_t)(a->groups * a->wg), a->wg);
 }
 
-static json_t *waves_params_json(const struct bench_run *r, const struct bench_point *pt)
-{
-	const struct occ_point *a = pt->params;
-	json_t *p = json_object();
-
-	(void)r;
-	json_object_set_new(p, "wg_size", json_integer(a->wg));
-	json_object_set_new(p, "groups", json_integer((json_int_t)a->groups));
-	json_object_set_new(p, "spin", json_integer(a->spin));
-	json_object_set_new(p, "barrier", json_boolean(a->barrier));
-	json_object_set_new(p, "slm_requested", json_integer((json_int_t)a->slm));
-	if (a->sgc)
-		sgb_params(p, a->sgc);
-	return p;
-}
-
 static double median_ns(const struct bench_point *pt)
 {
 	return pt->n ? pt->time.median : 0;
@@ -237,10 +221,9 @@ static void waves_checks(struct bench_check_plan *p)
 }
 
 static const struct bench_param waves_params[] = {
-	{ .name = "wg_size" }, { .name = "groups" }, { .name = "spin" }, { .name = "barrier" },
-	{ .name = "slm_requested" }, { .name = "sg_backend", .optional = true },
-	{ .name = "sg_width", .optional = true }, { .name = "sg_width_source", .optional = true },
-	{ .name = "sg_size_required", .optional = true }, { 0 } };
+	OCC_PARAM_WG, OCC_PARAM_GROUPS, OCC_PARAM_SPIN, OCC_PARAM_BARRIER, OCC_PARAM_SLM,
+	BENCH_PARAMS_SG_LAYER(true, struct occ_point, sgc),
+	{ 0 } };
 
 const struct bench_row occupancy_waves_row = {
 	.cmd = {
@@ -258,7 +241,6 @@ const struct bench_row occupancy_waves_row = {
 	.plan = waves_plan,
 	.label = waves_label,
 	.point = waves_point,
-	.params_json = waves_params_json,
 	.params = waves_params,
 	.cols = waves_cols,
 	.title = waves_title,

@@ -328,27 +328,6 @@ static void probe_point(struct bench_run *r, struct bench_point *pt)
 
 /* ---- views ---- */
 
-static json_t *probe_params_json(const struct bench_run *r, const struct bench_point *pt)
-{
-	const struct occ_point *a = pt->params;
-	json_t *p = json_object();
-
-	(void)r;
-
-	json_object_set_new(p, "wg_size", json_integer(a->wg));
-	json_object_set_new(p, "sg_size_requested", bench_json_uint0(a->sg_req));
-	json_object_set_new(p, "sg_size_kernel", bench_json_uint0(a->sg_kernel));
-	json_object_set_new(p, "simd", bench_json_uint0(a->simd));
-	json_object_set_new(p, "slm_requested", json_integer((json_int_t)a->slm));
-	json_object_set_new(p, "local_mem_kernel", json_integer((json_int_t)a->local_mem));
-	json_object_set_new(p, "barrier", json_boolean(a->barrier));
-	json_object_set_new(p, "groups", json_integer((json_int_t)a->groups));
-	json_object_set_new(p, "spin", json_integer(a->spin));
-	json_object_set_new(p, "nv_registers", bench_json_uint0(a->nv_registers));
-	if (a->sgc)   /* sg_backend, sg_width, sg_width_source, sg_size_required */
-		sgb_params(p, a->sgc);
-	return p;
-}
 
 
 #define PA(pt) ((const struct occ_point *)(pt)->params)
@@ -437,10 +416,20 @@ static void occ_builds(struct bench_builds *b)
 }
 
 static const struct bench_param probe_params[] = {
-	{ .name = "wg_size" }, { .name = "sg_size_requested" }, { .name = "sg_size_kernel" },
-	{ .name = "simd" }, { .name = "slm_requested" }, { .name = "local_mem_kernel" },
-	{ .name = "barrier" }, { .name = "groups" }, { .name = "spin" }, { .name = "nv_registers" },
-	BENCH_PARAMS_SG_LAYER(true), { 0 } };
+	OCC_PARAM_WG,
+	{ "sg_size_requested", .type = BENCH_PT_COUNT0, OCC_AT(sg_req), .unit = "work-items",
+	  .help = "the sub-group size required (null: none)" },
+	{ "sg_size_kernel", .type = BENCH_PT_COUNT0, OCC_AT(sg_kernel), .unit = "work-items",
+	  .help = "the sub-group size the kernel saw" },
+	{ "simd", .type = BENCH_PT_COUNT0, OCC_AT(simd), .unit = "lanes", .help = "null where unknown" },
+	OCC_PARAM_SLM,
+	{ "local_mem_kernel", .type = BENCH_PT_COUNT, OCC_AT(local_mem), .unit = "bytes",
+	  .help = "CL_KERNEL_LOCAL_MEM_SIZE" },
+	OCC_PARAM_BARRIER, OCC_PARAM_GROUPS, OCC_PARAM_SPIN,
+	{ "nv_registers", .type = BENCH_PT_COUNT0, OCC_AT(nv_registers),
+	  .help = "registers per thread (null but on NVIDIA)" },
+	BENCH_PARAMS_SG_LAYER(true, struct occ_point, sgc),
+	{ 0 } };
 
 const struct bench_row occupancy_row = {
 	.cmd = {
@@ -460,7 +449,6 @@ const struct bench_row occupancy_row = {
 	.plan = occ_plan,
 	.label = probe_label,
 	.point = probe_point,
-	.params_json = probe_params_json,
 	.params = probe_params,
 	.cols = probe_cols,
 	.title = occ_title,

@@ -262,24 +262,6 @@ static void sgc_relate(struct bench_run *r)
 
 /* ---- views ---- */
 
-static json_t *sgc_params_json(const struct bench_run *r, const struct bench_point *pt)
-{
-	const struct sgc_params *a = pt->params;
-	json_t *o = json_object();
-
-	(void)r;
-	json_object_set_new(o, "variant", json_string(sgc_names[a->variant]));
-	json_object_set_new(o, "bytes", json_integer((json_int_t)a->bytes));
-	json_object_set_new(o, "n_ints", json_integer((json_int_t)(a->bytes / 4)));
-	json_object_set_new(o, "wg_size", json_integer(a->wg));
-	json_object_set_new(o, "global", json_integer((json_int_t)a->global));
-	sgb_params(o, &a->c);
-	json_object_set_new(o, "sg_size_kernel", bench_json_uint0(a->seen));
-	json_object_set_new(o, "block_impl", bench_json_str0(a->block_impl));
-	json_object_set_new(o, "seed", json_integer((json_int_t)a->seed));
-	return o;
-}
-
 #define SA(pt) ((const struct sgc_params *)(pt)->params)
 #define CELL(name) static void name(const struct bench_run *r, const struct bench_point *pt, char *b, size_t n)
 
@@ -313,10 +295,27 @@ static void sgc_checks(struct bench_check_plan *p)
 			"(block reads and writes where the backend has them)");
 }
 
+static json_t *param_n_ints(const struct bench_run *r, const struct bench_point *pt)
+{
+	(void)r;
+	return json_integer((json_int_t)(SA(pt)->bytes / 4));
+}
+
+#define AT(m) BENCH_AT(struct sgc_params, m)
 static const struct bench_param sgc_params[] = {
-	{ .name = "variant" }, { .name = "bytes" }, { .name = "n_ints" }, { .name = "wg_size" },
-	{ .name = "global" }, BENCH_PARAMS_SG_LAYER(false), { .name = "sg_size_kernel" },
-	{ .name = "block_impl" }, { .name = "seed" }, { 0 } };
+	{ "variant", .type = BENCH_PT_NAME, AT(variant), BENCH_NAMES(sgc_names),
+	  .help = "gather, strided or block" },
+	{ "bytes", .type = BENCH_PT_COUNT, AT(bytes), .unit = "bytes", .help = "the size copied" },
+	{ "n_ints", .type = BENCH_PT_COUNT, .value = param_n_ints, .unit = "ints", .help = "the same in ints" },
+	{ "wg_size", .type = BENCH_PT_COUNT, AT(wg), .unit = "work-items", .help = "the work-group" },
+	{ "global", .type = BENCH_PT_COUNT, AT(global), .unit = "work-items", .help = "the ND-range" },
+	BENCH_PARAMS_SG_LAYER(false, struct sgc_params, c),
+	{ "sg_size_kernel", .type = BENCH_PT_COUNT0, AT(seen), .unit = "work-items",
+	  .help = "the largest sub-group size the kernel saw (null: not seen)" },
+	{ "block_impl", .type = BENCH_PT_STR0, AT(block_impl),
+	  .help = "how block reads and writes were made (null: the variant has none)" },
+	{ "seed", .type = BENCH_PT_COUNT, AT(seed), .help = "of the random data" },
+	{ 0 } };
 
 const struct bench_row sg_copy_row = {
 	.cmd = {
@@ -339,7 +338,6 @@ const struct bench_row sg_copy_row = {
 	.plan = sgc_plan,
 	.label = sgd_label,
 	.point = sgc_point,
-	.params_json = sgc_params_json,
 	.params = sgc_params,
 	.cols = sgc_cols,
 	.title = sgd_title,

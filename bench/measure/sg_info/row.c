@@ -428,20 +428,6 @@ static void sgi_point(struct bench_run *r, struct bench_point *pt)
 
 /* ---- views ---- */
 
-static json_t *sgi_params_json(const struct bench_run *r, const struct bench_point *pt)
-{
-	const struct sgi_params *a = pt->params;
-	json_t *o = json_object();
-
-	(void)r;
-	json_object_set_new(o, "global", json_integer((json_int_t)a->global));
-	json_object_set_new(o, "local", json_integer((json_int_t)a->local));
-	sgb_params(o, &a->c);
-	if (!a->skip)
-		json_object_set_new(o, "sg_size_kernel", bench_json_uint0(a->seen));
-	return o;
-}
-
 #define IA(pt) ((const struct sgi_params *)(pt)->params)
 #define IS(r, pt) (&((const struct sgi_state *)(r)->state)->sum[(pt)->index])
 #define CELL(name) static void name(const struct bench_run *r, const struct bench_point *pt, char *b, size_t n)
@@ -521,9 +507,20 @@ static void sgi_checks(struct bench_check_plan *p)
 			"compiled and the size seen in the kernel against the driver's queries");
 }
 
+static json_t *param_seen(const struct bench_run *r, const struct bench_point *pt)
+{
+	(void)r;
+	return IA(pt)->skip ? NULL : bench_json_uint0(IA(pt)->seen);
+}
+
+#define AT(m) BENCH_AT(struct sgi_params, m)
 static const struct bench_param sgi_params[] = {
-	{ .name = "global" }, { .name = "local" }, BENCH_PARAMS_SG_LAYER(false),
-	{ .name = "sg_size_kernel", .optional = true }, { 0 } };
+	{ "global", .type = BENCH_PT_COUNT, AT(global), .unit = "work-items", .help = "the ND-range" },
+	{ "local", .type = BENCH_PT_COUNT, AT(local), .unit = "work-items", .help = "the work-group" },
+	BENCH_PARAMS_SG_LAYER(false, struct sgi_params, c),
+	{ "sg_size_kernel", .optional = true, .type = BENCH_PT_COUNT0, .value = param_seen,
+	  .unit = "work-items", .help = "the largest sub-group size the kernel saw (absent: skipped)" },
+	{ 0 } };
 
 const struct bench_row sg_info_row = {
 	.cmd = {
@@ -545,7 +542,6 @@ const struct bench_row sg_info_row = {
 	.plan = sgi_plan,
 	.label = sgi_label,
 	.point = sgi_point,
-	.params_json = sgi_params_json,
 	.params = sgi_params,
 	.cols = sgi_cols,
 	.title = sgi_title,

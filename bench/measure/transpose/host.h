@@ -99,7 +99,6 @@ void tr_shape_str(const struct tr_shape *sh, char *buf, size_t len);
 /* ---- views.c ---- */
 extern const struct bench_param tr_params[];
 extern const struct bench_col tr_cols[];
-json_t *tr_params_json(const struct bench_run *r, const struct bench_point *pt);
 void tr_label(const struct bench_run *r, size_t i, char *buf, size_t len);
 int tr_report(struct bench_run *r);
 void tr_checks(struct bench_check_plan *p);

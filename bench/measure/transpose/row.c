@@ -530,7 +530,6 @@ const struct bench_row transpose_row = {
 	.plan = tr_plan,
 	.label = tr_label,
 	.point = tr_point,
-	.params_json = tr_params_json,
 	.params = tr_params,
 	.cols = tr_cols,
 	.title = sgd_title,

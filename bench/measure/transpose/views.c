@@ -15,34 +15,6 @@ static void wg_shape(const struct tr_launch *l, char *buf, size_t len)
 		snprintf(buf, len, "%zu", l->local[0]);
 }
 
-json_t *tr_params_json(const struct bench_run *r, const struct bench_point *pt)
-{
-	const struct tr_params *a = pt->params;
-	json_t *o = json_object();
-	char shape[32];
-
-	(void)r;
-	wg_shape(&a->l, shape, sizeof(shape));
-	json_object_set_new(o, "variant", json_string(tr_names[a->variant]));
-	json_object_set_new(o, "n", json_integer((json_int_t)a->n));
-	json_object_set_new(o, "bytes", json_integer((json_int_t)tr_matrix_bytes(a->n)));
-	json_object_set_new(o, "wg_size", json_integer((json_int_t)(a->l.local[0] * a->l.local[1])));
-	json_object_set_new(o, "wg_shape", json_string(shape));
-	json_object_set_new(o, "uses_sub_groups", json_boolean(TR_USES_SG(a->variant)));
-	sgb_params(o, &a->c);
-	json_object_set_new(o, "sg_size_kernel", bench_json_uint0(a->seen));
-	json_object_set_new(o, "shuffles_per_lane_per_tile", bench_json_uint0(a->shuffles));
-	/* the shuffle variant's shape; null for the others */
-	json_object_set_new(o, "tile", a->sh ? json_integer(a->sh->tile) : json_null());
-	json_object_set_new(o, "vec", a->sh ? json_integer(a->sh->vec) : json_null());
-	json_object_set_new(o, "tiles_per_sg", a->sh ? json_integer(a->sh->per_sg) : json_null());
-	json_object_set_new(o, "exchange", a->sh ? json_string(exch_names[a->sh->exch]) : json_null());
-	json_object_set_new(o, "walk", a->sh ? json_string(walk_names[a->sh->walk]) : json_null());
-	json_object_set_new(o, "seed", a->variant == TR_GUIDE16 ? json_null()
-								 : json_integer((json_int_t)a->seed));
-	return o;
-}
-
 #define TA(pt) ((const struct tr_params *)(pt)->params)
 #define CELL(name) static void name(const struct bench_run *r, const struct bench_point *pt, char *b, size_t n)
 
@@ -154,9 +126,61 @@ void tr_checks(struct bench_check_plan *p)
 			"broadcasts, local memory and naive: every word checked");
 }
 
+#define VALUE(name) static json_t *name(const struct bench_run *r, const struct bench_point *pt)
+
+VALUE(param_bytes) { (void)r; return json_integer((json_int_t)tr_matrix_bytes(TA(pt)->n)); }
+VALUE(param_wg_size)
+{
+	(void)r;
+	return json_integer((json_int_t)(TA(pt)->l.local[0] * TA(pt)->l.local[1]));
+}
+VALUE(param_wg_shape)
+{
+	char shape[32];
+
+	(void)r;
+	wg_shape(&TA(pt)->l, shape, sizeof(shape));
+	return json_string(shape);
+}
+VALUE(param_uses_sg) { (void)r; return json_boolean(TR_USES_SG(TA(pt)->variant)); }
+/* the shuffle variant's shape; null for the others */
+VALUE(param_tile) { (void)r; return TA(pt)->sh ? json_integer(TA(pt)->sh->tile) : json_null(); }
+VALUE(param_vec) { (void)r; return TA(pt)->sh ? json_integer(TA(pt)->sh->vec) : json_null(); }
+VALUE(param_per_sg) { (void)r; return TA(pt)->sh ? json_integer(TA(pt)->sh->per_sg) : json_null(); }
+VALUE(param_exch) { (void)r; return TA(pt)->sh ? json_string(exch_names[TA(pt)->sh->exch]) : json_null(); }
+VALUE(param_walk) { (void)r; return TA(pt)->sh ? json_string(walk_names[TA(pt)->sh->walk]) : json_null(); }
+VALUE(param_seed)
+{
+	(void)r;   /* guide16's input is fixed */
+	return TA(pt)->variant == TR_GUIDE16 ? json_null() : json_integer((json_int_t)TA(pt)->seed);
+}
+
+#define AT(m) BENCH_AT(struct tr_params, m)
 const struct bench_param tr_params[] = {
-	{ .name = "variant" }, { .name = "n" }, { .name = "bytes" }, { .name = "wg_size" },
-	{ .name = "wg_shape" }, { .name = "uses_sub_groups" }, BENCH_PARAMS_SG_LAYER(false),
-	{ .name = "sg_size_kernel" }, { .name = "shuffles_per_lane_per_tile" }, { .name = "tile" },
-	{ .name = "vec" }, { .name = "tiles_per_sg" }, { .name = "exchange" }, { .name = "walk" },
-	{ .name = "seed" }, { 0 } };
+	{ "variant", .type = BENCH_PT_NAME, AT(variant), BENCH_NAMES(tr_names),
+	  .help = "guide16, shuffle, shuffle-bcast, local or naive" },
+	{ "n", .type = BENCH_PT_COUNT, AT(n), .help = "the matrix is n x n ints" },
+	{ "bytes", .type = BENCH_PT_COUNT, .value = param_bytes, .unit = "bytes", .help = "of one matrix" },
+	{ "wg_size", .type = BENCH_PT_COUNT, .value = param_wg_size, .unit = "work-items",
+	  .help = "the work-group" },
+	{ "wg_shape", .type = BENCH_PT_STR, .value = param_wg_shape, .help = "256, 32 x 8, ..." },
+	{ "uses_sub_groups", .type = BENCH_PT_BOOL, .value = param_uses_sg,
+	  .help = "the variant reads sub-groups" },
+	BENCH_PARAMS_SG_LAYER(false, struct tr_params, c),
+	{ "sg_size_kernel", .type = BENCH_PT_COUNT0, AT(seen), .unit = "work-items",
+	  .help = "the largest sub-group size the kernel saw (null: not seen)" },
+	{ "shuffles_per_lane_per_tile", .type = BENCH_PT_COUNT0, AT(shuffles),
+	  .help = "null where the variant shuffles nothing" },
+	{ "tile", .type = BENCH_PT_COUNT0, .value = param_tile, .unit = "ints",
+	  .help = "shuffle: the side T of the tile a sub-group transposes (16, 32; null: other variants)" },
+	{ "vec", .type = BENCH_PT_COUNT0, .value = param_vec, .unit = "ints",
+	  .help = "shuffle: ints per global load and store (1, 2, 4)" },
+	{ "tiles_per_sg", .type = BENCH_PT_COUNT0, .value = param_per_sg,
+	  .help = "shuffle: tiles a sub-group transposes, stacked down the matrix (1..64)" },
+	{ "exchange", .type = BENCH_PT_NAME0, .value = param_exch, BENCH_NAMES(exch_names),
+	  .help = "shuffle: butterfly or xor" },
+	{ "walk", .type = BENCH_PT_NAME0, .value = param_walk, BENCH_NAMES(walk_names),
+	  .help = "shuffle: rows, consecutive sub-groups along the source's rows; cols, down its columns" },
+	{ "seed", .type = BENCH_PT_COUNT0, .value = param_seed,
+	  .help = "of the random input (null: guide16, whose input is fixed)" },
+	{ 0 } };

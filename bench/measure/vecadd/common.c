@@ -361,44 +361,67 @@ void vecadd_run_point(struct bench_run *r, struct bench_point *pt, size_t global
 
 /* ---- views ---- */
 
-const struct bench_param vecadd_params[] = {
-	{ .name = "variant" }, { .name = "groups" }, { .name = "wg_size" },
-	{ .name = "wg_size_chosen_by" }, { .name = "sg_size_requested" }, { .name = "sg_size_compiled" },
-	{ .name = "sg_size_kernel" }, { .name = "simd" }, { .name = "simd_source" },
-	{ .name = "barrier" }, { .name = "iter" }, { .name = "n" }, { .name = "slice" }, { .name = "seed" },
-	/* the streaming family's shape */
-	{ .name = "vec", .optional = true }, { .name = "per_item", .optional = true },
-	{ .name = "loop", .optional = true }, { 0 } };
-
-json_t *vecadd_params_json(const struct bench_run *r, const struct bench_point *pt)
-{
-	const struct vecadd_params *a = pt->params;
-	json_t *o = json_object();
-
-	(void)r;
-	json_object_set_new(o, "variant", json_integer(a->variant));
-	json_object_set_new(o, "groups", json_integer((json_int_t)a->groups));
-	json_object_set_new(o, "wg_size", json_integer(a->wg));
-	json_object_set_new(o, "wg_size_chosen_by", json_string(a->wg_by_driver ? "driver" : "bench"));
-	json_object_set_new(o, "sg_size_requested", bench_json_uint0(a->sg_req));
-	json_object_set_new(o, "sg_size_compiled", bench_json_uint0(a->sg_compiled));
-	json_object_set_new(o, "sg_size_kernel", bench_json_uint0(a->sg_kernel));
-	json_object_set_new(o, "simd", bench_json_uint0(a->simd));
-	json_object_set_new(o, "simd_source", bench_json_str0(a->simd_source));
-	json_object_set_new(o, "barrier", json_boolean(a->barrier));
-	json_object_set_new(o, "iter", json_integer(a->iter));
-	json_object_set_new(o, "n", json_integer((json_int_t)a->n));
-	json_object_set_new(o, "slice", bench_json_uint0(a->slice));
-	json_object_set_new(o, "seed", json_integer((json_int_t)(a->seed & 0x7fffffffffffffffull)));
-	if (a->variant == VECADD_STREAM) {
-		json_object_set_new(o, "vec", json_integer(a->shape->vec));
-		json_object_set_new(o, "per_item", json_integer(a->shape->per_item));
-		json_object_set_new(o, "loop", json_string(vecadd_loop_names[a->shape->loop]));
-	}
-	return o;
-}
+static const char *const chosen_by_names[] = { "bench", "driver" };
 
 #define VA(pt) ((const struct vecadd_params *)(pt)->params)
+
+static json_t *param_seed(const struct bench_run *r, const struct bench_point *pt)
+{
+	(void)r;   /* JSON's integers are signed: the seed's low 63 bits */
+	return json_integer((json_int_t)(VA(pt)->seed & 0x7fffffffffffffffull));
+}
+
+/* The streaming family's shape: variant 5 alone. */
+static json_t *param_vec(const struct bench_run *r, const struct bench_point *pt)
+{
+	(void)r;
+	return VA(pt)->variant == VECADD_STREAM ? json_integer(VA(pt)->shape->vec) : NULL;
+}
+
+static json_t *param_per_item(const struct bench_run *r, const struct bench_point *pt)
+{
+	(void)r;
+	return VA(pt)->variant == VECADD_STREAM ? json_integer(VA(pt)->shape->per_item) : NULL;
+}
+
+static json_t *param_loop(const struct bench_run *r, const struct bench_point *pt)
+{
+	(void)r;
+	return VA(pt)->variant == VECADD_STREAM ? json_string(vecadd_loop_names[VA(pt)->shape->loop])
+						: NULL;
+}
+
+#define AT(m) BENCH_AT(struct vecadd_params, m)
+const struct bench_param vecadd_params[] = {
+	{ "variant", .type = BENCH_PT_COUNT, AT(variant), .help = "the guide's variant, 1-5" },
+	{ "groups", .type = BENCH_PT_COUNT, AT(groups), .unit = "work-groups",
+	  .help = "the grid launched (variant 5: the grid its shape makes of n)" },
+	{ "wg_size", .type = BENCH_PT_COUNT, AT(wg), .unit = "work-items", .help = "the work-group" },
+	{ "wg_size_chosen_by", .type = BENCH_PT_NAME, AT(wg_by_driver), BENCH_NAMES(chosen_by_names),
+	  .help = "who chose the work-group (variant 1 reads the driver's choice back from the kernel)" },
+	{ "sg_size_requested", .type = BENCH_PT_COUNT0, AT(sg_req), .unit = "work-items",
+	  .help = "the sub-group size required (null: none)" },
+	{ "sg_size_compiled", .type = BENCH_PT_COUNT0, AT(sg_compiled), .unit = "work-items",
+	  .help = "CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL (null: none)" },
+	{ "sg_size_kernel", .type = BENCH_PT_COUNT0, AT(sg_kernel), .unit = "work-items",
+	  .help = "get_max_sub_group_size() read back from the kernel" },
+	{ "simd", .type = BENCH_PT_COUNT0, AT(simd), .unit = "lanes", .help = "null where unknown" },
+	{ "simd_source", .type = BENCH_PT_STR0, AT(simd_source), .help = "where simd came from" },
+	{ "barrier", .type = BENCH_PT_BOOL, AT(barrier), .help = "the kernel has a work-group barrier" },
+	{ "iter", .type = BENCH_PT_COUNT, AT(iter), .help = "rounds of work per element" },
+	{ "n", .type = BENCH_PT_COUNT, AT(n), .unit = "elements", .help = "the vectors' length" },
+	{ "slice", .type = BENCH_PT_COUNT0, AT(slice), .unit = "elements",
+	  .help = "elements per group (null: variant 1)" },
+	{ "seed", .type = BENCH_PT_COUNT, .value = param_seed, .help = "of the random inputs" },
+	{ "vec", .optional = true, .type = BENCH_PT_COUNT, .value = param_vec, .unit = "ints",
+	  .help = "variant 5: ints per vector" },
+	{ "per_item", .optional = true, .type = BENCH_PT_COUNT, .value = param_per_item,
+	  .unit = "vectors", .help = "variant 5: vectors per work-item" },
+	{ "loop", .optional = true, .type = BENCH_PT_NAME, .value = param_loop,
+	  BENCH_NAMES(vecadd_loop_names),
+	  .help = "variant 5: stride, by the whole grid; block, consecutive" },
+	{ 0 } };
+
 
 static unsigned long long threads_per_wg(const struct vecadd_params *a)
 {

@@ -83,7 +83,6 @@ void vecadd_free(struct vecadd_state *p);
 void vecadd_run_point(struct bench_run *r, struct bench_point *pt, size_t global);
 
 extern const struct bench_param vecadd_params[];
-json_t *vecadd_params_json(const struct bench_run *r, const struct bench_point *pt);
 
 /* The table's cells of the point's parameters. */
 #define VECADD_CELL(name) \

@@ -370,7 +370,6 @@ const struct bench_row vecadd_row = {
 	.plan = vecadd_plan,
 	.label = vecadd_label,
 	.point = vecadd_point,
-	.params_json = vecadd_params_json,
 	.params = vecadd_params,
 	.cols = vecadd_cols,
 	.title = vecadd_title,

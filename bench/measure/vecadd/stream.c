@@ -240,7 +240,6 @@ const struct bench_row stream_row = {
 	.plan = stream_plan,
 	.label = stream_label,
 	.point = stream_point,
-	.params_json = vecadd_params_json,
 	.params = vecadd_params,
 	.cols = stream_cols,
 	.title = stream_title,

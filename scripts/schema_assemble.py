@@ -2,7 +2,6 @@
 """Assembles the results schema from its common part and each benchmark's fragment.
 
 usage: schema_assemble.py OUT COMMON FRAGMENT...
-       schema_assemble.py --check COPY COMMON FRAGMENT...
 
 COMMON (results/schema/parts/results.common.json) is the schema of what the harness and the
 tools write; each FRAGMENT (bench/measure/F/schema.json) is one benchmark folder's part, an
@@ -12,8 +11,7 @@ object of at most these members:
   `const` benchmark name of them is added to the enum of the top-level member `benchmark`;
 - "properties": the top-level members only its documents have (latency's `plateaus`).
 A name defined twice, an unknown member of a fragment, or a $ref to no definition is an error
-(exit 1). OUT is written as the committed copy results/schema/results.schema.json is kept;
-with --check, COPY must equal what would be written (exit 1 naming the command that updates it).
+(exit 1). The build runs it (meson.build, results_schema_json) and installs OUT.
 """
 import json
 import sys
@@ -75,24 +73,15 @@ def text(schema):
 
 
 def main(argv):
-    check = argv[1:2] == ["--check"]
-    args = argv[2:] if check else argv[1:]
-    if len(args) < 2:
+    if len(argv) < 3:
         print(__doc__.strip().split("\n\n")[1], file=sys.stderr)
         return 2
-    out, common, fragments = args[0], args[1], args[2:]
+    out, common, fragments = argv[1], argv[2], argv[3:]
     schema, problems = assemble(common, fragments)
     for p in problems:
         print(f"schema_assemble: {p}", file=sys.stderr)
     if problems:
         return 1
-    if check:
-        if open(out).read() != text(schema):
-            print(f"schema_assemble: {out} differs from the schema its parts make; update it with\n"
-                  f"  python3 scripts/schema_assemble.py {out} {common} {' '.join(fragments)}\n"
-                  "(or copy the build's results.schema.json over it)", file=sys.stderr)
-            return 1
-        return 0
     with open(out, "w") as f:
         f.write(text(schema))
     return 0

@@ -127,9 +127,15 @@ static json_t *cmd_json(const struct bench_cmd *c, const struct bench_row *row)
 	bench_usage_shared(c, shared_json, json_object_get(o, "shared_options"));
 	if (!row)
 		return o;
-	for (size_t i = 0; row->params && row->params[i].name; i++)
-		json_array_append_new(params, json_pack("{s:s, s:b}", "name", row->params[i].name,
-							"optional", row->params[i].optional));
+	for (const struct bench_param *d = row->params; d && d->name; d++) {
+		json_t *names = json_array();
+		for (size_t k = 0; k < d->n_names; k++)
+			json_array_append_new(names, json_string(d->names[k]));
+		json_array_append_new(params, json_pack("{s:s, s:b, s:s, s:s?, s:s?, s:o}", "name",
+							d->name, "optional", d->optional, "type",
+							bench_ptype_names[d->type], "unit", d->unit,
+							"help", d->help, "names", names));
+	}
 	json_object_set_new(o, "benchmark", json_string(row->benchmark ? row->benchmark : c->name));
 	json_object_set_new(o, "params", params);
 	json_object_set_new(o, "checks", json_boolean(row->checks != NULL));

@@ -105,23 +105,25 @@ static bool set_width_native(const struct dev_info *d, struct sgb_choice *c, boo
 	c->width = 0;
 	c->required = false;
 	c->width_source = "chosen by the driver";
+	c->unrequired = NULL;
 	if (!given) {
 		if (dflt && width_listed(d, c->backend, dflt)) {
 			c->width = dflt;
 			c->required = true;
 			c->width_source = SRC_REQUIRED;
 		} else if (dflt) {
+			c->unrequired = d->has_intel_reqd_sg ? SGB_UNLISTED : SGB_NO_REQD;
 			c->width_source = d->has_intel_reqd_sg
 						  ? "chosen by the driver (the default size is not listed)"
-						  : "chosen by the driver (no cl_intel_required_subgroup_size)";
+						  : "chosen by the driver (" SGB_NO_REQD ")";
 		}
 		return true;
 	}
 	if (want == 0)
 		return true;
 	if (!d->has_intel_reqd_sg) {
-		snprintf(err, len, "--sg %u: '%s' cannot require a sub-group size (no "
-			 "cl_intel_required_subgroup_size); use --sg auto", want, d->name);
+		snprintf(err, len, "--sg %u: '%s' cannot require a sub-group size (" SGB_NO_REQD
+			 "); use --sg auto", want, d->name);
 		return false;
 	}
 	if (!width_listed(d, c->backend, want)) {

@@ -46,11 +46,18 @@ struct sgb_choice {
 	unsigned width;           /* width the kernels are built for; 0: the driver chooses */
 	bool required;            /* width required with intel_reqd_sub_group_size */
 	const char *width_source; /* where the width comes from, for the results */
+	/* why a native backend left the default width to the driver (SGB_UNLISTED, SGB_NO_REQD);
+	 * NULL where it required it or had none to require */
+	const char *unrequired;
 	/* the OpenCL C version the caller's kernel needs besides the backend (20, 30; 0: none) */
 	unsigned c_version;
 	const char *c_version_for; /* what needs it ("C11 atomics ..."), for the record */
 	bool grf_large;           /* --grf large: an Intel GPU's large register file (sgb_set_grf) */
 };
+
+/* Why a native backend cannot require a width: sgb_choice.unrequired, --sg's message. */
+#define SGB_UNLISTED "the device does not list it"
+#define SGB_NO_REQD "no cl_intel_required_subgroup_size"
 
 /* The build option of Intel's large register file (256 registers a thread, half the threads). */
 #define SGB_GRF_LARGE_OPTION "-ze-opt-large-register-file"
@@ -100,7 +107,8 @@ const char *sgb_widths_str(const struct dev_info *d, enum sgb_backend b, char *b
  * Sets c->width from --sg: `given` false takes dflt where the backend can
  * build for it (else the driver's choice, or the backend's own width);
  * `want` 0 means auto. False with a message naming the value and the widths
- * allowed when the backend cannot honour it.
+ * allowed when the backend cannot honour it. The one decision of a required size
+ * for every row (vecadd's variants without a layer take backend SGB_NONE).
  */
 bool sgb_set_width(const struct dev_info *d, struct sgb_choice *c, bool given, unsigned want,
 		   unsigned dflt, char *err, size_t len);

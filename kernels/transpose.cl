@@ -72,7 +72,7 @@ static inline uint tr_pick(uint m, uint a, uint b)
 
 #if defined(TRS_TILE)
 #if !defined(TRS_VEC) || !defined(TRS_PER_SG) || !defined(TRS_XOR) || !defined(TRS_WALK)
-#error "a shuffle shape is TRS_TILE, TRS_VEC, TRS_PER_SG, TRS_XOR and TRS_WALK together (bench/transpose.c)"
+#error "a shuffle shape is TRS_TILE, TRS_VEC, TRS_PER_SG, TRS_XOR and TRS_WALK together (bench/measure/transpose/)"
 #endif
 #define TRS_LOG2(x)                                                                            \
 	((x) >= 256 ? 8 : (x) >= 128 ? 7 : (x) >= 64 ? 6 : (x) >= 32 ? 5 : (x) >= 16 ? 4 :    \

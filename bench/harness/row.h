@@ -15,6 +15,7 @@
 #include "occ_point.h"
 #include "prog.h"
 #include "results.h"
+#include "sgb.h"
 #include "stats.h"
 #include "table.h"
 #include "timing.h"
@@ -110,19 +111,68 @@ struct bench_col {
 };
 
 /*
- * One member of a row's point parameters (`params` in the results document): its name, and
- * whether every point has it. The harness holds each point's params_json to this table, and
- * a test holds the table to the results schema (results/schema/results.schema.json).
+ * A point's parameters (`params` in the results document) are described once, in the row's
+ * table of struct bench_param: each member's name, JSON type, unit, help and where the row's
+ * typed parameters (struct bench_point.params) hold it. The harness writes every point's
+ * params from the table (harness/views.c); `bench list --json` prints it; tests hold the
+ * schema's params_NAME, the CSV columns and the docs' tables (results/README.md) to it.
  */
+enum bench_ptype {
+	BENCH_PT_COUNT,          /* an integer >= 0 */
+	BENCH_PT_COUNT0,         /* an integer >= 0, or null where the field is 0 */
+	BENCH_PT_INT,            /* an integer */
+	BENCH_PT_BOOL,           /* true or false */
+	BENCH_PT_BOOL0,          /* true, false or null (.value alone) */
+	BENCH_PT_STR,            /* a string */
+	BENCH_PT_STR0,           /* a string, or null where the field is NULL */
+	BENCH_PT_NAME,           /* one of .names, the field its index (an enum, a bool) */
+	BENCH_PT_NAME0,          /* one of .names, or null (.value alone) */
+	BENCH_PT_COUNTS,         /* an array of integers >= 0 (.value alone) */
+};
+
+/* The C type of the field a member is read from (BENCH_AT); NONE: .value computes it. */
+enum bench_ctype {
+	BENCH_C_NONE, BENCH_C_UINT, BENCH_C_INT, BENCH_C_U64, BENCH_C_BOOL, BENCH_C_STR,
+	BENCH_C_SGB,             /* a struct sgb_choice: the sub-group layer's four members */
+	BENCH_C_SGB_PTR,         /* a const struct sgb_choice *, NULL: the four absent */
+};
+#define BENCH_CTYPE(p) _Generic((p), unsigned *: BENCH_C_UINT, int *: BENCH_C_INT,            \
+	unsigned long *: BENCH_C_U64, unsigned long long *: BENCH_C_U64, bool *: BENCH_C_BOOL,  \
+	const char **: BENCH_C_STR, struct sgb_choice *: BENCH_C_SGB,                          \
+	const struct sgb_choice **: BENCH_C_SGB_PTR)
+/* The names of a BENCH_PT_NAME member: an array of known size. */
+#define BENCH_NAMES(a) .names = (a), .n_names = sizeof(a) / sizeof((a)[0])
+/* Where a member is read from: field m of the row's parameters struct st. */
+#define BENCH_AT(st, m) .off = offsetof(st, m), .ctype = BENCH_CTYPE(&((st *)0)->m)
+
 struct bench_param {
 	const char *name;
 	bool optional;           /* only some points have it (false: every point) */
+	enum bench_ptype type;
+	const char *unit;        /* "bytes", "work-items" (NULL: none) */
+	const char *help;        /* what it is, for the docs' tables */
+	size_t off;              /* BENCH_AT: the field, and its C type */
+	enum bench_ctype ctype;
+	const char *const *names;/* BENCH_PT_NAME: the names by index (BENCH_NAMES) */
+	size_t n_names;
+	/* a member computed from the point (ctype NONE): a new reference, NULL where absent */
+	json_t *(*value)(const struct bench_run *r, const struct bench_point *pt);
+	bool in_group;           /* written with the entry before it (the sub-group layer's) */
 };
 
-/* The four members sgb_params writes of a sub-group layer (host/sgb.h). */
-#define BENCH_PARAMS_SG_LAYER(opt) \
-	{ .name = "sg_backend", .optional = (opt) }, { .name = "sg_width", .optional = (opt) }, \
-	{ .name = "sg_width_source", .optional = (opt) }, { .name = "sg_size_required", .optional = (opt) }
+/*
+ * The four members sgb_params writes of a sub-group layer (host/sgb.h), from field m of st
+ * (a struct sgb_choice, or a pointer to one: NULL writes none).
+ */
+#define BENCH_PARAMS_SG_LAYER(opt, st, m)                                                         \
+	{ .name = "sg_backend", .optional = (opt), .type = BENCH_PT_STR, BENCH_AT(st, m),          \
+	  .help = "the sub-group layer the kernel read its sub-group through (--sg-backend)" },   \
+	{ .name = "sg_width", .optional = (opt), .type = BENCH_PT_COUNT0, .in_group = true,        \
+	  .unit = "work-items", .help = "the layer's width (null: the driver chooses)" },         \
+	{ .name = "sg_width_source", .optional = (opt), .type = BENCH_PT_STR, .in_group = true,    \
+	  .help = "where that width comes from" },                                                 \
+	{ .name = "sg_size_required", .optional = (opt), .type = BENCH_PT_COUNT0, .in_group = true,\
+	  .unit = "work-items", .help = "the size required with intel_reqd_sub_group_size (null: none)" }
 
 /* One check of bench validate: a configuration of a row, run with --validate-only. */
 struct bench_check {
@@ -146,18 +196,17 @@ void bench_check_add(struct bench_check_plan *p, const struct bench_check *c);
  * One measurement: a row of the table in bench/measure/rows.c. It gives plan (device
  * checks, builds, buffers; returns the number of points), point (sets the typed
  * parameters, sets up, launches once and validates, then says what to time, its counts
- * and the model's inputs), the views (params_json, cols), its params table, its checks for
+ * and the model's inputs), its params table (the document's params), the views (cols), its checks for
  * bench validate and the builds bench compile compiles; the harness does the rest.
  */
 struct bench_row {
 	struct bench_cmd cmd;
-	/* the benchmark its documents name (NULL: the row's name); see stream.c */
+	/* the benchmark its documents name (NULL: the row's name); see bench/measure/vecadd/stream.c */
 	const char *benchmark;
 	size_t params_size;                  /* sizeof its typed point parameters */
 	size_t (*plan)(struct bench_run *r);
 	void (*label)(const struct bench_run *r, size_t i, char *buf, size_t len); /* progress */
 	void (*point)(struct bench_run *r, struct bench_point *pt);
-	json_t *(*params_json)(const struct bench_run *r, const struct bench_point *pt);
 	const struct bench_param *params;    /* a NULL-named entry ends it */
 	const struct bench_col *cols;        /* a NULL-headed entry ends it */
 	/* point i is drawn in the table row of point i - 1 (NULL: one row per point) */
@@ -181,6 +230,8 @@ struct bench_row {
  * how.
  */
 enum point_status { POINT_OK, POINT_FAILED, POINT_SKIPPED, POINT_SUSPECT };
+/* The JSON types of enum bench_ptype, in its order, as `bench list --json` names them. */
+extern const char *const bench_ptype_names[];
 /* The names of enum point_status, in its order: the documents' `status`. */
 extern const char *const bench_status_names[];
 
@@ -393,7 +444,7 @@ const char *bench_wg_note(unsigned wg, const struct kernel_res *res, char *buf, 
 double bench_point_gbps(const struct bench_point *pt);
 double bench_point_copy_gbps(const struct bench_point *pt);
 double bench_point_ceiling_gbps(const struct bench_point *pt);
-/* JSON helpers for params_json: null for 0 / NULL. */
+/* JSON helpers for a computed member (bench_param.value): null for 0 / NULL. */
 json_t *bench_json_uint0(uint64_t v);
 json_t *bench_json_str0(const char *s);
 

@@ -173,7 +173,7 @@ int bench_run_job_peers(struct bench_session *s, struct bench_job *j, json_t **d
  * launches once (the residency probe asks for more: its peak is a measurement).
  *
  * A hook, when set, sees every run once its points and report are done, before teardown:
- * the points (status, reason, params_json) and the report's exit code.
+ * the points (status, reason, params) and the report's exit code.
  */
 typedef void (*bench_run_hook)(const struct bench_run *r, int report_rc, void *arg);
 void bench_set_run_hook(bench_run_hook fn, void *arg);

@@ -67,9 +67,72 @@ static void params_held(const struct bench_row *row, const json_t *p)
 				"params table says every point has", row->cmd.name, row->params[i].name);
 }
 
+const char *const bench_ptype_names[] = { "count", "count_or_null", "integer", "boolean",
+					   "boolean_or_null", "string", "string_or_null", "name",
+					   "name_or_null", "counts" };
+
+/* An integer field of the point's parameters, as the table's C type says. */
+static uint64_t field_u64(const void *at, enum bench_ctype c)
+{
+	switch (c) {
+	case BENCH_C_UINT: return *(const unsigned *)at;
+	case BENCH_C_INT: return (uint64_t)(int64_t)*(const int *)at;
+	case BENCH_C_U64: return *(const uint64_t *)at;
+	case BENCH_C_BOOL: return *(const bool *)at;
+	default: return 0;
+	}
+}
+
+/* Member d of the point's parameters from its field, as its type says. */
+static json_t *param_value(const struct bench_param *d, const void *params)
+{
+	const char *at = (const char *)params + d->off;
+	const char *s = d->ctype == BENCH_C_STR ? *(const char *const *)at : NULL;
+	uint64_t v = field_u64(at, d->ctype);
+
+	switch (d->type) {
+	case BENCH_PT_COUNT0: return bench_json_uint0(v);
+	case BENCH_PT_COUNT: return json_integer((json_int_t)v);
+	case BENCH_PT_INT: return json_integer(d->ctype == BENCH_C_INT ? *(const int *)at : (json_int_t)v);
+	case BENCH_PT_BOOL:
+	case BENCH_PT_BOOL0: return json_boolean(v);
+	case BENCH_PT_STR: return json_string(s ? s : "");
+	case BENCH_PT_STR0: return bench_json_str0(s);
+	case BENCH_PT_NAME:
+	case BENCH_PT_NAME0: return v < d->n_names ? json_string(d->names[v]) : json_null();
+	case BENCH_PT_COUNTS: break;
+	}
+	return json_null();
+}
+
+/* The point's params from the row's table (row.h: struct bench_param), in its order. */
+static json_t *params_from_table(const struct bench_run *r, const struct bench_point *pt)
+{
+	json_t *j = json_object();
+
+	for (const struct bench_param *d = r->row->params; d->name; d++) {
+		const char *at = (const char *)pt->params + d->off;
+		json_t *v;
+
+		if (d->in_group)
+			continue;
+		if (d->ctype == BENCH_C_SGB || d->ctype == BENCH_C_SGB_PTR) {
+			const struct sgb_choice *c = d->ctype == BENCH_C_SGB
+				? (const struct sgb_choice *)at : *(const struct sgb_choice *const *)at;
+			if (c)
+				sgb_params(j, c);
+			continue;
+		}
+		v = d->value ? d->value(r, pt) : param_value(d, pt->params);
+		if (v)
+			json_object_set_new(j, d->name, v);
+	}
+	return j;
+}
+
 json_t *harness_params_json(const struct bench_run *r, const struct bench_point *pt)
 {
-	json_t *p = r->row->params_json(r, pt);
+	json_t *p = params_from_table(r, pt);
 
 	params_held(r->row, p);
 

@@ -1,10 +1,10 @@
 /*
  * The table of measurement rows, made from the list of rows in meson.build (bench_rows):
- * one line there adds a row's file to the build, its kernel to the binary, its tests to
- * the suites and its row to this table (CONTRIBUTING.md, "Adding a benchmark").
+ * one line there adds a row's folder to the build, its kernel to the binary, its tests to
+ * the suites and its row to this table (CONTRIBUTING.md, "Adding a benchmark"). The build
+ * defines BENCH_ROWS(X) as X(vecadd) X(stream) ..., in bench list's order.
  */
 #include "rows.h"
-#include "rows_list.h"
 
 #include <getopt.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* The measurement rows: one per benchmark file of bench/measure/, listed in rows.c. */
+/* The measurement rows: one file each in the folders of bench/measure/, listed in rows.c. */
 #ifndef BENCH_ROWS_H
 #define BENCH_ROWS_H
 

@@ -103,6 +103,7 @@ def check_files(prefix, source, cmds):
             os.path.join(prefix, "share", "bash-completion", "completions", "bench"),
             os.path.join(prefix, "share", "man", "man1", "bench.1")}
     want |= {os.path.join(prefix, "share", "man", "man1", f"bench-{c}.1") for c in cmds}
+    want.add(os.path.join(data, "schema", "results.schema.json"))   # the build's, assembled
     for sub in ("known-issues", "suites", "schema"):
         src = os.path.join(source, "results", sub)
         want |= {os.path.join(data, sub, f) for f in os.listdir(src)

@@ -8,12 +8,14 @@ From `bench list --json` (the rows' own tables), for every row:
   (--help adds them from the table: min, max, def, def_note);
 - help: `bench ROW --help` shows each option's default at most once;
 - params: the params table names, for each benchmark its rows write, the properties of
-  the schema's params_BENCHMARK (with what it takes from $ref and allOf), and marks as
-  every point's exactly the members the schema requires;
+  the schema's params_BENCHMARK (with what it takes from $ref and allOf), marks as
+  every point's exactly the members the schema requires, and gives each member the type
+  (and names) the schema gives it;
 - schema: results.schema.json sends that benchmark's points to its point_BENCHMARK;
 - checks: bench validate --list on each DEVICE plans at least one check of the row;
 - builds: the row describes its builds (bench compile, bench model --kernel);
-- tests: its tests folder (meson.build's bench_rows) runs the row by name.
+- tests: its tests folder (meson.build's bench_rows) runs the row by name;
+- folder: its folder of bench/measure/ holds its rows and parts by their fixed names alone.
 Exit 0 when every row has all of them, 1 naming each row and what it lacks.
 """
 import json
@@ -43,6 +45,77 @@ def schema_props(schema, d, seen=None):
         props |= p
         req |= q
     return props, req
+
+
+# What each type of a params table (row.h: enum bench_ptype) admits, as JSON kinds.
+TYPE_KINDS = {"count": {"uint"}, "count_or_null": {"uint", "null"}, "integer": {"int"},
+              "boolean": {"bool"}, "boolean_or_null": {"bool", "null"}, "string": {"string"},
+              "string_or_null": {"string", "null"}, "name": {"string"},
+              "name_or_null": {"string", "null"}, "counts": {"array"}}
+
+
+def prop_of(schema, d, name, seen=None):
+    """The schema of member `name` of a $defs entry, through $ref and allOf (a `true` defers)."""
+    seen = seen or set()
+    p = d.get("properties", {}).get(name)
+    if p not in (None, True):
+        return p
+    for r in ([d["$ref"]] if "$ref" in d else []) + [a["$ref"] for a in d.get("allOf", []) if "$ref" in a]:
+        if r not in seen:
+            seen.add(r)
+            q = prop_of(schema, schema["$defs"][r.split("/")[-1]], name, seen)
+            if q is not None:
+                return q
+    return p
+
+
+def kinds(schema, p):
+    """The JSON kinds a property schema admits, and the strings of its enum (None: any)."""
+    if p is True or p is None:
+        return {"uint", "int", "null", "string", "bool", "array"}, None
+    if "$ref" in p:
+        k, e = kinds(schema, schema["$defs"][p["$ref"].split("/")[-1]])
+        return k, e
+    if "anyOf" in p:
+        ks, es = set(), set()
+        for a in p["anyOf"]:
+            k, e = kinds(schema, a)
+            ks |= k
+            es = None if e is None or es is None else es | e
+        return ks, es
+    if "enum" in p or "const" in p:
+        vals = p.get("enum", [p.get("const")])
+        ks = {"null" if v is None else "bool" if isinstance(v, bool) else "string"
+              if isinstance(v, str) else "uint" if isinstance(v, int) and v >= 0 else "int"
+              if isinstance(v, int) else "number" for v in vals}
+        return ks, {v for v in vals if isinstance(v, str)}
+    t = p.get("type")
+    ts = t if isinstance(t, list) else [t]
+    ks = set()
+    for t in ts:
+        if t == "integer":
+            ks.add("uint" if p.get("minimum", -1) >= 0 else "int")
+        elif t in ("string", "null", "array"):
+            ks.add(t)
+        elif t == "boolean":
+            ks.add("bool")
+        elif t == "number":
+            ks.add("number")
+    return ks, None
+
+
+def type_problems(schema, d, param):
+    """A member whose type, or names, the schema does not give as its table does."""
+    p = prop_of(schema, d, param["name"])
+    got, enum = kinds(schema, p)
+    want = TYPE_KINDS[param["type"]]
+    if got != want:
+        return [f"params member {param['name']}: the table's {param['type']} admits {sorted(want)}, "
+                f"the schema {sorted(got)}"]
+    if param["names"] and enum is not None and set(param["names"]) != enum:
+        return [f"params member {param['name']}: the table's names {param['names']} differ from "
+                f"the schema's enum {sorted(enum)}"]
+    return []
 
 
 def routed(schema, bench):
@@ -91,6 +164,8 @@ def params_problems(schema, rows_of_bench):
         names = set().union(*({p["name"] for p in r["params"]} for r in rows))
         every = set.intersection(*({p["name"] for p in r["params"] if not p["optional"]} for r in rows))
         for r in rows:
+            for param in r["params"]:
+                bad += [(r["name"], t) for t in type_problems(schema, d, param)]
             if names != props:
                 bad.append((r["name"], f"params table {sorted(names - props)} not in the schema, "
                                        f"schema {sorted(props - names)} not in the table"))
@@ -112,8 +187,30 @@ def planned(bench, devices):
     return ids
 
 
+def folder_problems(meson_build):
+    """Each benchmark's folder holds its rows and parts by their fixed names, and nothing else."""
+    text = open(meson_build).read()
+    block = re.search(r"bench_rows = \[(.*?)\n\]", text, re.S).group(1)
+    parts = re.findall(r"'(\w+)'", re.search(r"measure_parts = \[(.*?)\]", text).group(1))
+    want = {}
+    for row, folder, _ in re.findall(r"\['(\w+)', '(\w+)', '([\w-]+)'\]", block):
+        want.setdefault(folder, {"host.h", "schema.json"} | {p + ".c" for p in parts})
+        want[folder].add("row.c" if row == folder else row + ".c")
+    measure = Path(meson_build).parent / "bench" / "measure"
+    bad = []
+    for folder, names in want.items():
+        for f in sorted(os.listdir(measure / folder)):
+            if f not in names:
+                bad.append((folder, f"bench/measure/{folder}/{f}: not a row of bench_rows nor a part "
+                                    f"of measure_parts (CONTRIBUTING.md, 'Adding a benchmark')"))
+        if folder in [r for r, *_ in re.findall(r"\['(\w+)', '(\w+)', '([\w-]+)'\]", block)] \
+                and "row.c" not in os.listdir(measure / folder):
+            bad.append((folder, f"bench/measure/{folder}/row.c: missing"))
+    return bad
+
+
 def test_dirs(meson_build):
-    """bench_rows of meson.build: the row file's name, its kernel, its tests folder."""
+    """bench_rows of meson.build: the row, its benchmark's folder (bench/measure/, kernels/), its tests folder."""
     text = open(meson_build).read()
     block = re.search(r"bench_rows = \[(.*?)\n\]", text, re.S).group(1)
     return {m[0]: m[2] for m in re.findall(r"\['(\w+)', '([\w.]+)', '([\w-]+)'\]", block)}
@@ -148,6 +245,7 @@ def main(argv):
     for t in (c for c in facts if c["kind"] == "tool"):
         problems += [(t["name"], p) for p in option_problems(t)]
     problems += params_problems(schema, by_bench)
+    problems += folder_problems(meson_build)
     for name, what in problems:
         bt.check(False, f"{name}: {what}")
     return bt.verdict(f"{len(rows)} rows, every fact in place")

@@ -65,7 +65,7 @@ def main():
         print(f"command: {' '.join(cmd + extra)}")
         return 1
     # every document bench writes is one its readers read (compare, export, report)
-    reader = os.path.join(os.path.dirname(a.schema), "input.schema.json")
+    reader = schema_check.input_schema()
     if doc.get("kind") != "compare" and not schema_check.check(
             schema_check.validator(reader), doc, "the document, as its readers read it"):
         return 1

@@ -25,6 +25,12 @@ def load_jsonschema():
     return jsonschema
 
 
+def input_schema():
+    """results/schema/input.schema.json of the source tree (the results schema itself is the
+    build's, assembled from its parts: meson.build's results_schema_json)."""
+    return str(Path(__file__).resolve().parents[2] / "results" / "schema" / "input.schema.json")
+
+
 def pointer(path):
     """A JSON Pointer of an error's location in the document ('' is the root)."""
     return "/" + "/".join(str(p) for p in path)

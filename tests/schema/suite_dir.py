@@ -23,7 +23,7 @@ DEVICE = bt.after_dashes(sys.argv[3:])
 
 def main():
     v = schema_check.validator(SCHEMA)   # exits 77 without jsonschema
-    vin = schema_check.validator(str(Path(SCHEMA).with_name("input.schema.json")))
+    vin = schema_check.validator(schema_check.input_schema())
     suite = {"name": "cold", "args": ["--reps", "3", "--warmup", "1", "--cache", "cold"], "entries": [
         {"bench": "vecadd", "args": ["--groups", "waves:0.5..1:0.5", "--slice", "4Ki"]},
         {"bench": "latency", "args": ["--sizes", "4Ki,8Ki,16Ki", "--steps", "1", "--loads", "1024",

@@ -4,7 +4,7 @@
 usage: schema_assemble.py OUT COMMON FRAGMENT...
 
 COMMON (results/schema/parts/results.common.json) is the schema of what the harness and the
-tools write; each FRAGMENT (bench/measure/F/schema.json) is one benchmark folder's part, an
+tools write; each FRAGMENT (bench/measure/NAME/schema.json) is one benchmark folder's part, an
 object of at most these members:
 - "$defs": its definitions (params_NAME, point_NAME, ...), added to the schema's $defs;
 - "allOf": its branches (`if` benchmark is NAME `then` ...), added to the schema's allOf; every

@@ -1,15 +1,26 @@
 #!/usr/bin/env bash
-# The suite's headline kernels beside BabelStream, in one process tree on one machine, so
-# both see the same clocks: streaming add, the ceiling, the transposes, the 48-point sweep.
+# The suite's headline kernels beside BabelStream and clpeak, in one process tree on one
+# machine, so all see the same clocks: streaming add, the ceiling, the transposes, the 48-point
+# sweep, BabelStream's Add and clpeak's global memory bandwidth (host- and event-timed).
 # Prints each figure and the ratios taken in this run; writes the documents to OUTDIR.
 #
 #   scripts/perf-gpu.sh BENCH BABELSTREAM OUTDIR [DEVICE]
 #
 # BENCH is the built bench, BABELSTREAM the babelstream-ocl binary (BabelStream's OpenCL
-# model), DEVICE a --device spec (default: NVIDIA). Exit 1 when a run fails.
+# model), DEVICE a --device spec (default: NVIDIA). clpeak is $CLPEAK, else clpeak on PATH
+# (Debian's clpeak); without it its lines say so. Exit 1 when a run fails.
 set -euo pipefail
 bench=$1 babel=$2 out=$3 dev=${4:-NVIDIA}
 mkdir -p "$out"
+
+# clpeak on the same device: its platform and device indices are the loader's order, as bench's
+clpeak=${CLPEAK:-$(command -v clpeak || true)}
+if [ -n "$clpeak" ]; then
+	read -r cp cd < <("$bench" info --json --device "$dev" | python3 -c \
+		'import json, sys; d = json.load(sys.stdin)[0]; print(d["platform_index"], d["device_index"])')
+	"$clpeak" -p "$cp" -d "$cd" --global-bandwidth >"$out/clpeak.txt"
+	"$clpeak" -p "$cp" -d "$cd" --global-bandwidth --use-event-timer >"$out/clpeak-events.txt"
+fi
 
 babel_index=$("$babel" --list | awk -v d="$dev" 'tolower($0) ~ tolower(d) { sub(":", "", $1); print $1; exit }')
 [ -n "$babel_index" ] || { echo "perf-gpu: BabelStream lists no device matching '$dev'" >&2; exit 1; }
@@ -42,6 +53,18 @@ def babel(path, fn):
 def doc(name):
     return json.load(open(f"{out}/{name}"))
 
+def clpeak(path):
+    """clpeak's global memory bandwidth, best width: (GB/s, width), or None without the file."""
+    try:
+        text = open(path).read()
+    except FileNotFoundError:
+        return None
+    got = re.findall(r"^\s*(float\d*)\s*:\s*([0-9.]+)", text.split("Global memory bandwidth", 1)[-1], re.M)
+    if not got:
+        raise SystemExit(f"perf-gpu: no global bandwidth in {path}")
+    w, g = max(got, key=lambda x: float(x[1]))
+    return float(g), w
+
 bf, bd = babel(f"{out}/babel-float.txt", "Add"), babel(f"{out}/babel-double.txt", "Add")
 best_babel = max(bf, bd)
 s = doc("stream.json")
@@ -57,6 +80,14 @@ m = best["metrics"]
 print(f"ceiling at 1 GiB: {m['ceiling_gbps']:.0f} GB/s by {m['ceiling_by']} (clEnqueueCopyBuffer "
       f"{m['copy_gbps']:.0f}, stream_copy {m.get('stream_copy_gbps', 0):.0f}); streaming add "
       f"{m['fraction_of_ceiling']:.3f} of it")
+cp, cpe = clpeak(f"{out}/clpeak.txt"), clpeak(f"{out}/clpeak-events.txt")
+if cp:
+    print(f"clpeak global memory bandwidth, best width: {cp[0]:.0f} GB/s ({cp[1]}, host clock), "
+          f"{cpe[0]:.0f} GB/s ({cpe[1]}, event clock)")
+    print(f"  streaming add {best['metrics']['gbps'] / cp[0]:.3f} x clpeak; the ceiling "
+          f"{m['ceiling_gbps'] / cp[0]:.3f} x clpeak")
+else:
+    print("clpeak: not run (no clpeak on PATH and no CLPEAK)")
 v1 = doc("v1.json")["points"][0]
 print(f"variant 1 (one int per work-item, local size {v1['params']['wg_size']} by the driver): "
       f"{v1['metrics']['gbps']:.0f} GB/s = {v1['metrics']['gbps'] / best_babel:.3f} x BabelStream Add")

@@ -529,8 +529,9 @@ bool outf_open(struct outf *o, const char *opt, const char *path, char *err, siz
 	return open_file(o, resolve_new(path), err, errlen);
 }
 
-static bool write_all(int fd, const char *data, size_t len)
+bool outfile_write_all(int fd, const void *buf, size_t len)
 {
+	const char *data = buf;
 	size_t off = 0;
 
 	while (off < len) {
@@ -590,7 +591,7 @@ bool outf_commit(struct outf *o, const char *data, size_t len, char *err, size_t
 
 	if (o->stream && !o->own_fd)
 		fflush(o->fd == STDERR_FILENO ? stderr : stdout);   /* what was printed comes first */
-	ok = write_all(o->fd, data, len);
+	ok = outfile_write_all(o->fd, data, len);
 	if (!o->stream)
 		ok = ok && fchmod(o->fd, o->mode) == 0 && fsync(o->fd) == 0;
 	if (o->unnamed)

@@ -100,4 +100,7 @@ bool outf_mkdirs(const char *dir, char *err, size_t errlen);
  */
 void outf_force_named(bool on);
 
+/* Writes all len bytes to fd, again after EINTR; false with errno set (EIO for a 0 write). */
+bool outfile_write_all(int fd, const void *buf, size_t len);
+
 #endif

@@ -1,6 +1,7 @@
 /* A cache of built programs across processes (pcache.h). */
 #include "pcache.h"
 #include "icd.h"
+#include "outfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -41,9 +42,7 @@ static const char *cache_dir(void)
 	return dir_path[0] ? dir_path : NULL;
 }
 
-/* The whole key of a build (heap), or NULL where the driver's file is not known. */
-static char *make_key(const struct dev_info *dev, const char *options, const char *src,
-		      size_t *len)
+char *pcache_key(const struct dev_info *dev, const char *options, const char *src, size_t *len)
 {
 	char file[PATH_MAX];
 	struct stat st;
@@ -51,7 +50,7 @@ static char *make_key(const struct dev_info *dev, const char *options, const cha
 	size_t cap = 0;
 	FILE *f;
 
-	if (!icd_driver_file(dev->platform, file, sizeof(file)) || stat(file, &st) != 0)
+	if (!cache_dir() || !icd_driver_file(dev->platform, file, sizeof(file)) || stat(file, &st) != 0)
 		return NULL;
 	f = open_memstream(&key, &cap);
 	if (!f)
@@ -127,10 +126,9 @@ out:
 }
 
 cl_program pcache_load(cl_context ctx, const struct dev_info *dev, const char *options,
-		       const char *src, char **log)
+		       const char *key, size_t klen, char **log)
 {
-	size_t klen = 0, n = 0, at = sizeof(PCACHE_MAGIC) - 1;
-	char *key = cache_dir() ? make_key(dev, options, src, &klen) : NULL;
+	size_t n = 0, at = sizeof(PCACHE_MAGIC) - 1;
 	char path[PATH_MAX];
 	unsigned char *buf = NULL;
 	const unsigned char *k, *l, *b;
@@ -168,7 +166,6 @@ cl_program pcache_load(cl_context ctx, const struct dev_info *dev, const char *o
 	}
 out:
 	free(buf);
-	free(key);
 	return p;
 }
 
@@ -206,27 +203,10 @@ out:
 	return out;
 }
 
-static bool write_all(int fd, const void *p, size_t n)
+void pcache_store(cl_program p, const struct dev_info *dev, const char *key, size_t klen,
+		  const char *log)
 {
-	const char *c = p;
-
-	while (n) {
-		ssize_t w = write(fd, c, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return false;
-		c += w;
-		n -= (size_t)w;
-	}
-	return true;
-}
-
-void pcache_store(cl_program p, const struct dev_info *dev, const char *options,
-		  const char *src, const char *log)
-{
-	size_t klen = 0, blen = 0;
-	char *key = cache_dir() ? make_key(dev, options, src, &klen) : NULL;
+	size_t blen = 0;
 	unsigned char *bin = NULL;
 	char path[PATH_MAX], tmp[PATH_MAX];
 	int fd = -1;
@@ -241,14 +221,15 @@ void pcache_store(cl_program p, const struct dev_info *dev, const char *options,
 	    (fd = mkostemp(tmp, O_CLOEXEC)) < 0)
 		goto out;
 	uint64_t kn = klen, ln = log ? strlen(log) : 0, bn = blen;
-	bool ok = write_all(fd, PCACHE_MAGIC, sizeof(PCACHE_MAGIC) - 1) &&
-		  write_all(fd, &kn, sizeof(kn)) && write_all(fd, key, klen) &&
-		  write_all(fd, &ln, sizeof(ln)) && write_all(fd, log ? log : "", (size_t)ln) &&
-		  write_all(fd, &bn, sizeof(bn)) && write_all(fd, bin, blen);
+	const struct { const void *p; size_t n; } part[] = {
+		{ PCACHE_MAGIC, sizeof(PCACHE_MAGIC) - 1 }, { &kn, sizeof(kn) }, { key, klen },
+		{ &ln, sizeof(ln) }, { log ? log : "", (size_t)ln }, { &bn, sizeof(bn) }, { bin, blen } };
+	bool ok = true;
+	for (size_t i = 0; ok && i < sizeof(part) / sizeof(part[0]); i++)
+		ok = outfile_write_all(fd, part[i].p, part[i].n);
 	/* whole or not at all: another process reads it only once renamed into place */
 	if (close(fd) != 0 || !ok || rename(tmp, path) != 0)
 		unlink(tmp);
 out:
 	free(bin);
-	free(key);
 }

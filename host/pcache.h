@@ -17,15 +17,20 @@
 #include "dev.h"
 
 /*
- * The program of the entry for (dev, options, src), built for dev in ctx, with the build
- * log kept with it in *log (caller frees); NULL where there is none or it cannot be used
- * (the caller builds from source).
+ * The whole key of a build of src with options on dev (heap, *len its length), or NULL where
+ * the cache is off or the driver's file is not known: then nothing is loaded or kept.
+ */
+char *pcache_key(const struct dev_info *dev, const char *options, const char *src, size_t *len);
+/*
+ * The program of key's entry, built with options for dev in ctx, with the build log kept with
+ * it in *log (caller frees); NULL where there is none or it cannot be used (the caller builds
+ * from source).
  */
 cl_program pcache_load(cl_context ctx, const struct dev_info *dev, const char *options,
-		       const char *src, char **log);
-/* Keeps program p, built from src with options on dev, with its build log. Quietly does
- * nothing where the cache is off or cannot be written. */
-void pcache_store(cl_program p, const struct dev_info *dev, const char *options,
-		  const char *src, const char *log);
+		       const char *key, size_t klen, char **log);
+/* Keeps program p, built for dev, under key with its build log. Quietly does nothing where it
+ * cannot be written. */
+void pcache_store(cl_program p, const struct dev_info *dev, const char *key, size_t klen,
+		  const char *log);
 
 #endif

@@ -287,13 +287,17 @@ cl_program prog_build(struct prog_ctx *c, const char *name, const char *options,
 	if (nv && !(src = nv_fresh_source(src, err, errlen)))
 		return NULL;
 	/* NVIDIA's source is new to every build (nv_fresh_source): never in the cache */
-	if (!nv && (p = pcache_load(c->ctx, c->dev, opts, src, log))) {
+	size_t klen = 0;
+	char *key = nv ? NULL : pcache_key(c->dev, opts, src, &klen);
+	if (key && (p = pcache_load(c->ctx, c->dev, opts, key, klen, log))) {
+		free(key);
 		free(src);
 		return p;
 	}
 	srcs[0] = src;
 	p = clCreateProgramWithSource(c->ctx, 1, srcs, NULL, &e);
 	if (e != CL_SUCCESS) {
+		free(key);
 		free(src);
 		snprintf(err, errlen, "driver: clCreateProgramWithSource(%s): %s", name, cl_err_name(e));
 		return NULL;
@@ -304,12 +308,14 @@ cl_program prog_build(struct prog_ctx *c, const char *name, const char *options,
 		snprintf(err, errlen, "driver: clBuildProgram(%s, \"%s\"): %s; build log:\n%s", name,
 			 opts, cl_err_name(e), blog && *blog ? blog : "(empty)");
 		free(blog);
+		free(key);
 		free(src);
 		clReleaseProgram(p);
 		return NULL;
 	}
-	if (!nv)
-		pcache_store(p, c->dev, opts, src, blog);
+	if (key)
+		pcache_store(p, c->dev, key, klen, blog);
+	free(key);
 	free(src);
 	if (log)
 		*log = blog;

@@ -424,6 +424,13 @@ json_t *bench_json_at(json_t *v, const char *pointer);
 
 /* ---- a point's record (harness/point.c) ---- */
 
+/*
+ * The reference run's values of pt's calibrated params members `names` (NULL-ended), where
+ * the run has a reference (tool.h: bench_set_calibration) holding this point: a new object
+ * with an integer for every name; NULL: calibrate as usual. Never under --validate-only.
+ */
+json_t *bench_calibrated(const struct bench_run *r, const struct bench_point *pt,
+			 const char *const *names);
 /* Marks the point failed or skipped (or adds a note to an ok one) with a printf reason. */
 void bench_fail(struct bench_point *pt, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void bench_skip(struct bench_point *pt, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -241,6 +241,40 @@ static json_t *phases_json(const struct bench_run *r)
 	return o;
 }
 
+static bench_calib_fn calib_fn;
+static void *calib_arg;
+
+void bench_set_calibration(bench_calib_fn fn, void *arg)
+{
+	calib_fn = fn;
+	calib_arg = arg;
+}
+
+json_t *bench_calibrated(const struct bench_run *r, const struct bench_point *pt,
+			 const char *const *names)
+{
+	json_t *p, *v, *m;
+	const char *k;
+	void *tmp;
+
+	if (!calib_fn || r->co->validate_only)
+		return NULL;
+	p = harness_params_json(r, pt);
+	for (const char *const *n = names; *n; n++)
+		json_object_del(p, *n);
+	json_object_foreach_safe(p, tmp, k, m)
+		if (json_is_null(m))   /* not known before the point has run */
+			json_object_del(p, k);
+	v = calib_fn(harness_benchmark(r->row), p, names, calib_arg);
+	json_decref(p);
+	for (const char *const *n = names; v && *n; n++)
+		if (!json_is_integer(json_object_get(v, *n)) || json_integer_value(json_object_get(v, *n)) <= 0) {
+			json_decref(v);
+			v = NULL;
+		}
+	return v;
+}
+
 static bench_run_hook run_hook;
 static void *run_hook_arg;
 

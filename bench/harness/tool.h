@@ -177,6 +177,17 @@ int bench_run_job_peers(struct bench_session *s, struct bench_job *j, json_t **d
  */
 typedef void (*bench_run_hook)(const struct bench_run *r, int report_rc, void *arg);
 void bench_set_run_hook(bench_run_hook fn, void *arg);
+/*
+ * Calibrated values from another run (bench suite --baseline, --calibration): a row that
+ * calibrates members of a point's params (occupancy's spin and launch size) asks
+ * bench_calibrated (row.h) for the reference's values, so that the two runs' times measure
+ * the same work. fn gets the benchmark, the point's params less those members and less any
+ * not yet known (null), and the members' names; it returns a new object holding every name,
+ * or NULL where the reference has no such point. NULL fn: no reference.
+ */
+typedef json_t *(*bench_calib_fn)(const char *bench, json_t *params, const char *const *names,
+				  void *arg);
+void bench_set_calibration(bench_calib_fn fn, void *arg);
 /* A point's params: the row's own, and "cache": "cold" with --cache cold. */
 json_t *harness_params_json(const struct bench_run *r, const struct bench_point *pt);
 

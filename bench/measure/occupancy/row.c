@@ -187,6 +187,56 @@ static bool calibrate(struct bench_run *r, const struct bench_point *pt, const s
 	return o->spin || !(r->dev->type & CL_DEVICE_TYPE_CPU) || lengthen(r, pt, pk, a, res, err, len);
 }
 
+/* The members of a probe point's params its calibration sets. */
+static const char *const occ_calibrated[] = { "spin", "groups", NULL };
+
+/*
+ * The reference run's spin and launch (bench suite --baseline, --calibration) in place of a
+ * calibration, so that the two runs time the same work: one launch checks that it still lasts
+ * at least a quarter of the calibration's least (a loaded host or a clock ramp moves a launch
+ * by less) (on a faster device, or a driver that changed, the
+ * calibration must differ: then it runs, and *why says so). True: the reference's are set.
+ */
+static bool reuse(struct bench_run *r, const struct bench_point *pt, const struct probe_kernel *pk,
+		  struct occ_point *a, struct probe_result *res, char *why, size_t wlen, char *err,
+		  size_t len, bool *ok)
+{
+	const struct occ_opts *o = r->opts;
+	json_t *ref = o->spin || o->fixed_groups || o->dispatch != OCC_DISPATCH_NORMAL
+		? NULL : bench_calibrated(r, pt, occ_calibrated);
+	unsigned spin;
+	uint64_t groups;
+	double least = r->dev->type & CL_DEVICE_TYPE_CPU ? PROBE_MIN_NS_CPU : PROBE_MIN_NS;
+
+	*ok = true;
+	if (!ref)
+		return false;
+	spin = (unsigned)json_integer_value(json_object_get(ref, "spin"));
+	groups = (uint64_t)json_integer_value(json_object_get(ref, "groups"));
+	json_decref(ref);
+	if (spin > 1u << 26 || groups * a->wg > PROBE_MAX_ITEMS) {
+		snprintf(why, wlen, "calibrated anew: the reference's spin %u, %llu groups are out of "
+			 "the probe's range", spin, (unsigned long long)groups);
+		return false;
+	}
+	bench_progress_step(r, pt->index, "spin=%u groups=%llu of the reference", spin,
+			    (unsigned long long)groups);
+	if (!probe_launch(r, pk, &((struct occ_state *)r->state)->bufs, a->wg, groups, spin, res,
+			  err, len)) {
+		*ok = false;
+		return false;
+	}
+	if (res->ns < least / 4) {
+		snprintf(why, wlen, "calibrated anew: the reference's spin %u gives a launch of %.2f ms "
+			 "here, under a quarter of the %.0f ms the probe needs", spin, res->ns / 1e6,
+			 least / 1e6);
+		return false;
+	}
+	a->spin = spin;
+	a->groups = groups;
+	return true;
+}
+
 /* Doubles the launch while the peak equals it (then it is only a lower bound). */
 static bool overfill(struct bench_run *r, const struct bench_point *pt, const struct probe_kernel *pk,
 		     struct occ_point *a, struct probe_result *res, char *err, size_t len)
@@ -287,8 +337,8 @@ static void probe_point(struct bench_run *r, struct bench_point *pt)
 	double *buf = bench_alloc(3 * (size_t)reps * sizeof(double));
 	struct probe_samples m = { buf, buf + reps, buf + 2 * reps };
 	struct probe_result res = { 0 };
-	char err[4096];
-	bool ok;
+	char err[4096], why[256];
+	bool ok, reused;
 
 	a->sg_req = pk->cfg.sg;
 	a->sgc = r->co->sg_backend ? &pk->sgc : NULL;
@@ -300,11 +350,15 @@ static void probe_point(struct bench_run *r, struct bench_point *pt)
 	conc_query(&r->pc, pk->k, a->wg, &a->driver);
 	a->groups = launch_groups(r, probe_model_resident(r, pk, a->wg, a->simd), a->wg);
 	cl_clear_last();
-	ok = concurrent_groups(r, a, err, sizeof(err)) &&
-	     calibrate(r, pt, pk, a, &res, err, sizeof(err)) &&
-	     overfill(r, pt, pk, a, &res, err, sizeof(err)) &&
+	why[0] = 0;
+	reused = reuse(r, pt, pk, a, &res, why, sizeof(why), err, sizeof(err), &ok);
+	ok = ok && concurrent_groups(r, a, err, sizeof(err)) &&
+	     (reused || (calibrate(r, pt, pk, a, &res, err, sizeof(err)) &&
+			 overfill(r, pt, pk, a, &res, err, sizeof(err)))) &&
 	     measure(r, pt, pk, a, &m, &res, err, sizeof(err));
 	probe_status(pt, pk, ok, err);
+	if (ok && why[0])
+		bench_note(pt, "%s", why);
 	/* the model with the width the kernel really ran with (not an emulated layer's) */
 	if (ok && !a->simd && res.sg_kernel && pk->sgc.backend != SGB_EMULATED)
 		a->simd = res.sg_kernel;
@@ -314,6 +368,7 @@ static void probe_point(struct bench_run *r, struct bench_point *pt)
 		pt->validated = true;
 		pt->extra = json_object();
 		json_object_set_new(pt->extra, "measured", measured(r, a, &m, reps));
+		json_object_set_new(pt->extra, "calibration", json_string(reused ? "reference" : "own"));
 		if (a->resident >= a->groups)
 			bench_note(pt, "%s", o->dispatch == OCC_DISPATCH_CONCURRENT
 				   ? "every group of the concurrent dispatch was resident at once (the "

@@ -116,14 +116,16 @@ struct baseline_suspect {
 
 /*
  * The runs' points of p that are pooled: none that is suspect (its times are not to be
- * believed: the run numbers go into suspect); on a GPU those whose clock probe was steady (at
+ * believed: the run numbers go into suspect), none calibrated differently from p (other
+ * work: into calib); on a GPU those whose clock probe was steady (at
  * least one: the fastest probe's), the others into dropped. Returns how many are kept; *timed
  * how many were timed and trusted before the probe's rule.
  */
 static size_t steady_runs(struct cmp_doc *d, size_t n, struct cmp_point *p, struct cmp_point **q,
-			  json_t *dropped, json_t *suspect, size_t *timed)
+			  json_t *dropped, json_t *suspect, json_t *calib, size_t *timed)
 {
 	size_t k = 0, kept = 0;
+	char why[128];
 	int run[BASELINE_MAX_RUNS];
 	double ref = 0;
 
@@ -133,6 +135,10 @@ static size_t steady_runs(struct cmp_doc *d, size_t n, struct cmp_point *p, stru
 			json_array_append_new(suspect, json_integer((json_int_t)i + 1));
 		if (!x || !x->samples || x->suspect)
 			continue;
+		if (!cmp_same_calibration(x, p, why, sizeof(why))) {   /* other work: not poolable */
+			json_array_append_new(calib, json_pack("{s:i, s:s}", "run", (int)i + 1, "why", why));
+			continue;
+		}
 		run[k] = (int)i + 1;
 		q[k++] = x;
 		if (x->probe_med > 0 && (ref == 0 || x->probe_med < ref))
@@ -178,6 +184,19 @@ static bool trusted_point(const struct cmp_point *p, struct cmp_point *const *q,
 }
 
 /*
+ * A point whose level moves between processes: its runs' medians lie apart by more than
+ * BASELINE_BETWEEN times the noise inside a run, and by more than BASELINE_BETWEEN_PCT. Such
+ * a point's band is its runs' spread (compare's note says so): the noise of one run would
+ * call the next process's level a change.
+ */
+#define BASELINE_BETWEEN 3.0
+#define BASELINE_BETWEEN_PCT 1.0
+static bool between_runs(double spread_pct, double within_pct)
+{
+	return spread_pct > BASELINE_BETWEEN_PCT && spread_pct > BASELINE_BETWEEN * within_pct;
+}
+
+/*
  * Point p of the last run, made of the runs that have it (on a GPU those with a steady clock
  * probe): every such run's samples in its time_ns, and its run_spread where two runs or more
  * measured it.
@@ -187,18 +206,20 @@ static void pool_point(struct cmp_doc *d, size_t n, struct cmp_point *p, json_t 
 {
 	struct cmp_point *q[BASELINE_MAX_RUNS];
 	double *all = NULL, med[BASELINE_MAX_RUNS], spread = 0, m;
-	double within[BASELINE_MAX_RUNS], lo, hi, cover;
+	double within[BASELINE_MAX_RUNS], lo, hi, cover, w;
 	size_t total = 0, k, nw = 0, timed;
 	json_t *dropped = json_array(), *medians = json_array(), *suspect = json_array();
+	json_t *calib = json_array();
 	struct stats st;
 
-	k = steady_runs(d, n, p, q, dropped, suspect, &timed);
+	k = steady_runs(d, n, p, q, dropped, suspect, calib, &timed);
 	if (!trusted_point(p, q, timed, out, left))   /* else suspect in every run: kept so */
 		left->runs += json_array_size(suspect);
 	if (timed < 2) {   /* measured (and believed) in one run only */
 		json_decref(dropped);
 		json_decref(medians);
 		json_decref(suspect);
+		json_decref(calib);
 		return;
 	}
 	for (size_t i = 0; i < k; i++) {
@@ -214,17 +235,21 @@ static void pool_point(struct cmp_doc *d, size_t n, struct cmp_point *p, json_t 
 	m = median_of(med, k);
 	for (size_t i = 0; i < k; i++)
 		spread = fmax(spread, fabs(q[i]->median / m - 1) * 100);
+	w = nw ? median_of(within, nw) : 0.0;
 	stats_compute(all, total, &st);
 	json_object_set_new(out, "time_ns", res_stats_json(&st, all, total));
 	if (json_object_get(q[0]->pt, "clock_probe_ns"))   /* a steady run's, not a dropped one's */
 		json_object_set(out, "clock_probe_ns", json_object_get(q[0]->pt, "clock_probe_ns"));
-	json_object_set_new(out, "run_spread", json_pack("{s:I, s:o, s:f, s:f, s:o}", "runs", (json_int_t)k,
-							 "medians", medians, "spread_pct", spread,
-							 "within_pct", nw ? median_of(within, nw) : 0.0,
-							 "dropped", dropped));
+	json_object_set_new(out, "run_spread", json_pack("{s:I, s:o, s:f, s:f, s:o, s:b}", "runs",
+							 (json_int_t)k, "medians", medians, "spread_pct",
+							 spread, "within_pct", w, "dropped", dropped,
+							 "between_runs", nw && between_runs(spread, w)));
 	if (json_array_size(suspect))
 		json_object_set(json_object_get(out, "run_spread"), "suspect", suspect);
+	if (json_array_size(calib))
+		json_object_set(json_object_get(out, "run_spread"), "calibrated_differently", calib);
 	json_decref(suspect);
+	json_decref(calib);
 	free(all);
 }
 

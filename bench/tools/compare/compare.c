@@ -247,7 +247,7 @@ const struct bench_tool compare_tool = {
 			"usage: bench compare [options] BASE NEW\n"
 			"       bench compare --baseline DIR [options] NEW\n"
 			"  Matches the points of two results documents by benchmark and params (less\n"
-			"  seed, new every run; spin, calibrated every run; sg_size_compiled and\n"
+			"  seed, new every run; spin, calibrated (its times compared where equal); sg_size_compiled and\n"
 			"  sg_size_kernel, which are outcomes and are compared instead) and gives each a\n"
 			"  verdict: regressed or improved where an exact two-sided Mann-Whitney U test on\n"
 			"  the repetitions is significant (p < alpha, at least 9 repetitions a side;\n"

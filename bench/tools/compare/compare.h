@@ -77,6 +77,7 @@ struct cmp_point {
 	 * within_pct, entry_spread_pct: the noise inside a run, and the spread of its entry */
 	double spread_pct, within_pct, entry_spread_pct;
 	size_t spread_runs;        /* run_spread.runs */
+	bool between_runs;         /* run_spread.between_runs: its level moves between processes */
 	/* attempts: the point measured again (bench suite's confirmation), each a point */
 	struct cmp_point *attempts;
 	size_t n_attempts;
@@ -123,6 +124,18 @@ void cmp_doc_from_json(struct cmp_doc *d, json_t *root, const char *path);
 /* The key a point of bench with params is matched by (its params less the ignored members). */
 char *cmp_point_key(const char *bench, json_t *params);
 void cmp_doc_free(struct cmp_doc *d);
+/*
+ * Whether two points' calibrated params (occupancy's spin) are equal, so that their times
+ * measure the same work; false with why ("params.spin 32768 -> 16384 ...").
+ */
+bool cmp_same_calibration(const struct cmp_point *a, const struct cmp_point *b, char *why, size_t len);
+/*
+ * The values of the members `names` (NULL-ended) of d's first measured point (ok or suspect)
+ * of benchmark bench whose params hold every member of params (the ignored ones aside): a
+ * new object, or NULL where none does. A run timed with a reference's calibration.
+ */
+json_t *cmp_doc_calibrated(const struct cmp_doc *d, const char *bench, json_t *params,
+			   const char *const *names);
 /*
  * The match keys of d's points: with devices (a point's own, or else the document's), where
  * either document of a comparison holds several; without, as for two of one device each.

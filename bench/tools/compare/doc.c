@@ -16,8 +16,8 @@
 
 const struct cmp_ignored cmp_ignored_params[] = {
 	{ "seed", "the random inputs' seed, new in every run" },
-	{ "spin", "occupancy's chain length, calibrated in every run; times are compared only where "
-		  "it is equal" },
+	{ "spin", "occupancy's chain length, calibrated (or taken from the baseline: bench suite "
+		  "--baseline, --calibration); times are compared only where it is equal" },
 	{ "sg_size_compiled", "what the compiler chose, not what was asked: compared, a difference "
 			      "is `changed`" },
 	{ "sg_size_kernel", "the sub-group size the kernel saw: compared, a difference is `changed`" },
@@ -235,6 +235,9 @@ static void check_spread(struct cmp_doc *d, struct cmp_point *p, json_t *v, cons
 	p->spread_pct = spread_member(d, v, at, "spread_pct", REQUIRED);
 	p->within_pct = spread_member(d, v, at, "within_pct", OPTIONAL);
 	p->entry_spread_pct = spread_member(d, v, at, "entry_spread_pct", OPTIONAL);
+	snprintf(f, sizeof(f), "%s.run_spread.between_runs", at);
+	x = member(d->path, f, v, "between_runs", JSON_TRUE, OPTIONAL);
+	p->between_runs = json_is_true(x);
 }
 
 /*
@@ -393,6 +396,49 @@ void cmp_doc_load(struct cmp_doc *d, const char *path)
 char *cmp_point_key(const char *bench, json_t *params)
 {
 	return point_key(bench, NULL, -1, params);
+}
+
+static bool ignored_param(const char *k)
+{
+	for (size_t i = 0; cmp_ignored_params[i].key; i++)
+		if (strcmp(k, cmp_ignored_params[i].key) == 0)
+			return true;
+	return false;
+}
+
+bool cmp_same_calibration(const struct cmp_point *a, const struct cmp_point *b, char *why, size_t len)
+{
+	json_t *sa = json_object_get(a->params, "spin"), *sb = json_object_get(b->params, "spin");
+
+	if (!sa || !sb || json_equal(sa, sb))
+		return true;
+	snprintf(why, len, "params.spin %lld -> %lld (calibrated differently)",
+		 (long long)json_integer_value(sa), (long long)json_integer_value(sb));
+	return false;
+}
+
+json_t *cmp_doc_calibrated(const struct cmp_doc *d, const char *bench, json_t *params,
+			   const char *const *names)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		const struct cmp_point *p = &d->pts[i];
+		bool same = !p->device && strcmp(p->bench, bench) == 0;
+		json_t *v, *out;
+		const char *k;
+
+		json_object_foreach(params, k, v)
+			if (same && !ignored_param(k))
+				same = json_equal(json_object_get(p->params, k), v);
+		for (const char *const *n = names; same && *n; n++)
+			same = json_is_integer(json_object_get(p->params, *n));
+		if (!same || (strcmp(p->status, "ok") != 0 && strcmp(p->status, "suspect") != 0))
+			continue;
+		out = json_object();
+		for (const char *const *n = names; *n; n++)
+			json_object_set(out, *n, json_object_get(p->params, *n));
+		return out;
+	}
+	return NULL;
 }
 
 /* device_runs[i].device: a string, one of devices[].label. */

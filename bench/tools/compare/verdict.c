@@ -306,7 +306,7 @@ static enum cmp_verdict judge_attempt(const struct cmp_result *c, struct cmp_row
 				      const struct cmp_point *n)
 {
 	const struct cmp_point *b = r->base;
-	json_t *sb = json_object_get(b->params, "spin"), *sn = json_object_get(n->params, "spin");
+	char why[128];
 
 	if (is(n, "failed")) {
 		note(r, "NEW failed: %s%s", n->reason ? n->reason : "no reason given",
@@ -323,9 +323,8 @@ static enum cmp_verdict judge_attempt(const struct cmp_result *c, struct cmp_row
 	}
 	if (b->suspect || n->suspect)
 		return suspect_pair(r, b, n);
-	if (b->samples && n->samples && sb && sn && !json_equal(sb, sn)) {
-		note(r, "times not compared: params.spin %lld -> %lld (calibrated differently)",
-		     (long long)json_integer_value(sb), (long long)json_integer_value(sn));
+	if (b->samples && n->samples && !cmp_same_calibration(b, n, why, sizeof(why))) {
+		note(r, "times not compared: %s", why);
 		return CMP_INCONCLUSIVE;
 	}
 	if (b->samples && n->samples)
@@ -392,6 +391,9 @@ static enum cmp_verdict judge(const struct cmp_result *c, struct cmp_row *r)
 	enum cmp_verdict tv = majority(r);
 	if (tv == CMP_FAILED || tv == CMP_SUSPECT)
 		return tv;
+	if (tv != CMP_UNCHANGED && r->base->between_runs && strcmp(r->band_from, "learned") == 0)
+		note(r, "its level moves between processes (the baseline's runs %.1f %% apart, a run's "
+		     "noise %.1f %%): banded by the runs' spread", r->base->spread_pct, r->base->within_pct);
 	changed = outcomes_differ(r, &regressed);
 	if (tv == CMP_REGRESSED || regressed)
 		return CMP_REGRESSED;

@@ -17,6 +17,7 @@ struct suite_opts {
 	const char *out_dir;          /* -o DIR */
 	bool list;                    /* --list */
 	const char *baseline;         /* --baseline FILE: judged against it, changes confirmed */
+	const char *calibration;      /* --calibration FILE: its calibrated values reused */
 	unsigned confirm;             /* --confirm N: re-measurements of a change at the most */
 };
 
@@ -34,7 +35,14 @@ struct suite_run {
 	char *dir_suite_path;
 	bool running;                 /* entries are being run: an exit writes what there is */
 	struct suite_confirm confirm; /* --baseline (path NULL: none) */
+	struct cmp_doc calib;         /* --calibration (path NULL: none) */
 };
+
+/* bench_calibrated's reference (tool.h): the --calibration document's, else the baseline's. */
+static json_t *calibrated(const char *bench, json_t *params, const char *const *names, void *arg)
+{
+	return cmp_doc_calibrated(arg, bench, params, names);
+}
 
 /* The run whose reserved files an early exit removes. */
 static struct suite_run *live;
@@ -426,14 +434,27 @@ static void suite_prepare(struct suite_run *sr)
 		bench_input("--baseline", o->baseline);
 		confirm_open(&sr->confirm, o->baseline, o->confirm, sr->su.name);
 	}
+	if (o->calibration) {
+		bench_input("--calibration", o->calibration);
+		cmp_doc_load(&sr->calib, o->calibration);
+		if (!sr->calib.name || strcmp(sr->calib.name, sr->su.name) != 0)
+			cli_usage_error("--calibration %s is a document of '%s', not of the suite '%s'",
+					o->calibration, sr->calib.name ? sr->calib.name : "(no suite)",
+					sr->su.name);
+	}
+	if (o->calibration || o->baseline)
+		bench_set_calibration(calibrated, o->calibration ? &sr->calib : &sr->confirm.base);
 	outputs_open(sr);
 }
 
 /* What a run held, released once its documents are written. */
 static void suite_release(struct suite_run *sr)
 {
+	bench_set_calibration(NULL, NULL);
 	if (sr->o->baseline)
 		confirm_close(&sr->confirm);
+	if (sr->o->calibration)
+		cmp_doc_free(&sr->calib);
 	bench_session_close(&sr->sess);
 	for (size_t i = 0; i < sr->su.n; i++)
 		json_decref(sr->docs[i]);
@@ -530,6 +551,11 @@ static const struct cli_opt suite_cli[] = {
 	  .help = "judge every point against this document of the suite (bench\n"
 		  "compare's verdicts), and measure a change again before reporting it;\n"
 		  "exit 1 where a point regressed or failed" },
+	{ "calibration", "FILE", CLI_STR, SO(calibration),
+	  .help = "time every calibrated point (occupancy's spin and launch size)\n"
+		  "with the values of this document of the suite, so that the\n"
+		  "runs time the same work (a baseline's runs after the first);\n"
+		  "--baseline does the same with the baseline's" },
 	{ "confirm", "N", CLI_UINT, SO(confirm), 0, CONFIRM_MAX, .def = CLI_XSTR(CONFIRM_DEFAULT),
 	  .help = "with --baseline: an entry with a point regressed, improved or\n"
 		  "inconclusive runs again, at most N more times, until two attempts\n"

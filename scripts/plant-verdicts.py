@@ -1,14 +1,19 @@
 #!/usr/bin/env python3
 """The verdicts of a comparison against a planted slowdown, per family.
 
-usage: plant-verdicts.py COMPARE_JSON [PLANT_JSON] [--markdown]
+usage: plant-verdicts.py COMPARE_JSON [PLANT_JSON] [--markdown] [--strict]
 
 COMPARE_JSON is `bench compare --json`'s document (BASE the unplanted run or baseline, NEW the
 planted run); PLANT_JSON the plant.json that scripts/plant-slowdown.py wrote beside the planted
 kernels (without it: an A/A comparison, every point outside any plant). Prints, per family,
-the timed points it slows and how many came out `regressed` (with the others' verdicts and
-ratios), the points it touched without being its own, and every point outside the plant that
-came out `regressed`. Exit 0; 2 for an unreadable document.
+the plant's nominal percent beside its measured strength (the median over its points of the
+ratio of medians, NEW / BASE, and their range), the timed points it slows and how many came out
+`regressed`, the same among the points it slowed by at least STRONG_PCT (4 %: what a 5 % aim
+is judged on), the others' verdicts and ratios, every planted point that came out `improved`
+(a slowdown called an improvement), the points it touched without being its own, and every
+point outside the plant that came out `regressed`, and every point left uncompared for its
+calibration. Exit 0; with --strict 1 where a planted point is `improved`, a point outside the
+plant `regressed` or a point was not compared for its calibration; 2 for an unreadable document.
 """
 import collections
 import json
@@ -47,15 +52,26 @@ def describe(row):
     return f"{row.get('benchmark')} {' '.join(f'{k}={p[k]}' for k in keys)}: {rs}"
 
 
+STRONG_PCT = 4.0
+
+
+def median(xs):
+    xs = sorted(xs)
+    n = len(xs)
+    return (xs[n // 2] + xs[(n - 1) // 2]) / 2 if n else None
+
+
 def main(argv):
     md = "--markdown" in argv
-    args = [a for a in argv if a != "--markdown"]
+    strict = "--strict" in argv
+    args = [a for a in argv if a not in ("--markdown", "--strict")]
     if len(args) not in (1, 2):
         sys.stderr.write(__doc__)
         return 2
     cmp = load(args[0])
     plant = load(args[1]) if len(args) == 2 else {"percent": 0, "planted": {}, "touched": {}}
     rows = [r for r in cmp.get("points", []) if r.get("ratio") is not None]
+    uncalibrated = [r for r in cmp.get("points", []) if "calibrated differently" in (r.get("notes") or "")]
     per = collections.defaultdict(list)
     touched, outside = [], []
     for r in rows:
@@ -67,26 +83,39 @@ def main(argv):
         else:
             outside.append(r)
     pct = plant["percent"]
-    if md:
-        print(f"| family ({pct} %) | planted points | regressed | share | other verdicts | ratios |")
-        print("|---|---|---|---|---|---|")
+    bad = 0
+    if md and plant["planted"]:
+        print(f"| family | nominal | measured (median, range) | planted points | regressed | share "
+              f"| slowed >= {STRONG_PCT:g} %: regressed | improved | other verdicts |")
+        print("|---|---|---|---|---|---|---|---|---|")
     for fam in plant["planted"]:
         got = per.get(fam, [])
         c = collections.Counter(r["verdict"] for r in got)
         share = 100 * c["regressed"] / len(got) if got else 0
         ratios = sorted(r["ratio"] for r in got)
         span = f"{ratios[0]:.3f}-{ratios[-1]:.3f}" if ratios else "-"
+        effect = f"{100 * (median(ratios) - 1):+.1f} %" if ratios else "-"
+        strong = [r for r in got if r["ratio"] >= 1 + STRONG_PCT / 100]
+        sreg = sum(r["verdict"] == "regressed" for r in strong)
+        sshare = f"{sreg} of {len(strong)}" + (f" = {100 * sreg / len(strong):.1f} %" if strong else "")
+        improved = [r for r in got if r["verdict"] == "improved"]
+        bad += len(improved)
         others = ", ".join(f"{v} {n}" for v, n in sorted(c.items()) if v != "regressed") or "none"
         if md:
-            print(f"| {fam} | {len(got)} | {c['regressed']} | {share:.1f} % | {others} | {span} |")
+            print(f"| {fam} | {pct} % | {effect} ({span}) | {len(got)} | {c['regressed']} | "
+                  f"{share:.1f} % | {sshare} | {len(improved)} | {others} |")
             continue
-        print(f"{fam} ({pct} %): {c['regressed']} of {len(got)} planted points regressed = "
-              f"{share:.1f} % (ratios {span}); {others}")
+        print(f"{fam} ({pct} % planted, measured {effect}, ratios {span}): {c['regressed']} of "
+              f"{len(got)} planted points regressed = {share:.1f} %; of those slowed by "
+              f">= {STRONG_PCT:g} %: {sshare}; {others}")
         for r in got:
             if r["verdict"] != "regressed":
                 print(f"  {r['verdict']}: {describe(r)}: {r.get('notes', '')}")
+        for r in improved:
+            print(f"  IMPROVED UNDER THE PLANT: {describe(r)}")
     oc = collections.Counter(r["verdict"] for r in outside)
     reg = [r for r in outside if r["verdict"] == "regressed"]
+    bad += len(reg) + len(uncalibrated)
     line = (f"outside the plant: {len(outside)} points, " +
             ", ".join(f"{v} {n}" for v, n in sorted(oc.items())) +
             f"; regressed: {len(reg)}")
@@ -97,7 +126,10 @@ def main(argv):
         tc = collections.Counter(r["verdict"] for r in touched)
         print(f"touched (kernel changed, not the family's points): {len(touched)} points, " +
               ", ".join(f"{v} {n}" for v, n in sorted(tc.items())))
-    return 0
+    print(f"left uncompared for their calibration: {len(uncalibrated)}")
+    for r in uncalibrated:
+        print(f"  {describe(r)}: {r.get('notes', '')}")
+    return 1 if strict and bad else 0
 
 
 if __name__ == "__main__":

@@ -14,7 +14,10 @@
 # in OUTDIR), so that the whole check can be split over several sessions of a machine.
 # The planted runs plant two groups of families in turn, so that every point is inside a
 # plant in one run and outside it in the other: vecadd,sg-copy,atomics,waves and
-# stream,transpose,latency. Exit 1 when a run fails (a regression is a result here).
+# stream,transpose,latency. Exit 1 when a run fails (a regression is a result here), or when
+# a judged run breaks the loop's rules (scripts/plant-verdicts.py --strict: a planted point
+# `improved`, a point outside the plant `regressed`, a point left uncompared for its
+# calibration), after every step has run.
 set -euo pipefail
 bench=$1 out=$2
 shift 2
@@ -47,9 +50,14 @@ suite_run() { # NAME [args]: one run of the suite, its wall time printed
 	# with --baseline, exit 1 is the verdict "regressed": a result, not a failure
 	[ $rc -eq 0 ] || { [ $rc -eq 1 ] && [[ " $* " == *" --baseline "* ]]; }
 }
+failures=0
 judge() { # BASE NEW NAME [PLANT_JSON]: bench compare's verdicts, per family where planted
 	"$bench" compare "$1" "$2" --quiet --json "$out/$3.json" --markdown "$out/$3.md" || [ $? -eq 1 ]
-	python3 "$root/scripts/plant-verdicts.py" "$out/$3.json" ${4:+"$4"}
+	# --strict: a planted point improved, a point outside the plant regressed, or a point left
+	# uncompared for its calibration is a failure of the loop (counted; every step still runs)
+	python3 "$root/scripts/plant-verdicts.py" "$out/$3.json" ${4:+"$4"} --strict ||
+		{ failures=$((failures + 1)); echo "regression-gpu: $3 FAILED the loop's rules"; }
+	python3 "$root/scripts/plant-verdicts.py" "$out/$3.json" ${4:+"$4"} --markdown >"$out/$3.table.md"
 }
 has() { [[ ",$steps," == *",$1,"* ]]; }
 
@@ -68,7 +76,7 @@ if has aa; then
 		judge "$out/baseline.json" "$(doc "aa$i")" "aa$i"
 		echo "A/A $i against the run before, one attempt each (bench compare's own bands):"
 		"$bench" compare "$prev" "$(doc "aa$i")" --quiet --json "$out/pair$i.json" || [ $? -eq 1 ]
-		python3 "$root/scripts/plant-verdicts.py" "$out/pair$i.json"
+		python3 "$root/scripts/plant-verdicts.py" "$out/pair$i.json" || true
 		prev=$(doc "aa$i")
 	done
 fi
@@ -85,3 +93,5 @@ if has plant; then
 		done
 	done
 fi
+echo "regression-gpu: $failures judged run(s) broke the loop's rules"
+[ "$failures" -eq 0 ]

@@ -1,18 +1,20 @@
 /*
- * A suite on every device of a set (suite.h). A runner with several GPUs runs its
- * regression suite on each at once, and each GPU's document is compared with that GPU's own
+ * A tool on every device of a set (tool.h: bench_fleet_run): bench suite and bench validate
+ * with --device all, gpu, cpu or a list. A runner with several GPUs runs its regression suite,
+ * or its validation, on each at once, and each GPU's results are held to that GPU's own
  * baseline: one process per device keeps the runs apart (a context, a watchdog, a driver
  * fault each), and the folders device-P.D tell identical GPUs apart where their documents'
  * names (DEVICE--SUITE.json) are the same.
  *
  * The outputs are on the one rule of every file bench writes (host/outfile.h): before any
- * device's process starts, the suite's file and the --kernels sources are registered as
- * inputs, -o DIR and every device's folder are made (as mkdir -p), and every device's log is
+ * device's process starts, the tool's input file and the --kernels sources are registered as
+ * inputs, DIR and every device's folder are made (as mkdir -p), and every device's log is
  * reserved (never an input, never a folder); each log is an unnamed file that a device's
  * process writes and that is linked into place once that process ended, so that a log appears
  * whole or not at all. Each device's process holds its own documents to the same rule.
  */
-#include "suite.h"
+#define HARNESS_LAYER HARNESS_LAYER_MULTI
+#include "multi.h"
 #include "mem.h"
 
 #include <errno.h>
@@ -47,18 +49,16 @@ static void forward(int sig)
 			kill(kids[i], sig);
 }
 
-/* Whether argv[i] is an option this command sets per device (and eats its value: *skip). */
-static bool per_device(char *const *argv, int i, int *skip)
+/* Whether argv[i] is an option f sets per device (and eats its value: *skip). */
+static bool per_device(const struct bench_fleet *f, char *const *argv, int i, int *skip)
 {
-	static const char *const names[] = { "--device", "--out", "-o" };
-
-	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
-		size_t len = strlen(names[k]);
-		if (strcmp(argv[i], names[k]) == 0) {
+	for (const char *const *name = f->per_device; *name; name++) {
+		size_t len = strlen(*name);
+		if (strcmp(argv[i], *name) == 0) {
 			*skip = 1;
 			return true;
 		}
-		if (strncmp(argv[i], names[k], len) == 0 && argv[i][len] == '=') {
+		if (strncmp(argv[i], *name, len) == 0 && argv[i][len] == '=') {
 			*skip = 0;
 			return true;
 		}
@@ -66,15 +66,19 @@ static bool per_device(char *const *argv, int i, int *skip)
 	return false;
 }
 
-/* This command again for one device: argv less --device and -o, then theirs. */
-static char **child_argv(const char *spec, const char *dir)
+/* This command again for one device: argv less f's per-device options, then the device's. */
+static char **child_argv(const struct bench_fleet *f, const char *spec, const char *dir)
 {
-	char **a = bench_alloc(((size_t)cli_argc + 6) * sizeof(*a));
+	size_t extra = 0;
+	char **a;
 	int n = 0, skip;
 
+	for (const char *const *e = f->extra; e && *e; e += 2)
+		extra += 2;
+	a = bench_alloc(((size_t)cli_argc + 6 + extra) * sizeof(*a));
 	a[n++] = "bench";
 	for (int i = 1; i < cli_argc; i++) {
-		if (per_device(cli_argv, i, &skip)) {
+		if (per_device(f, cli_argv, i, &skip)) {
 			i += skip;
 			continue;
 		}
@@ -82,17 +86,24 @@ static char **child_argv(const char *spec, const char *dir)
 	}
 	a[n++] = "--device";
 	a[n++] = (char *)spec;
-	a[n++] = "-o";
+	a[n++] = (char *)f->dir_opt;
 	a[n++] = (char *)dir;
+	for (const char *const *e = f->extra; e && *e; e += 2) {
+		char *v;
+		if (asprintf(&v, "%s/%s", dir, e[1]) < 0)
+			cli_die(EXIT_FAIL, "out of host memory");
+		a[n++] = (char *)e[0];
+		a[n++] = v;   /* lives until the process ends */
+	}
 	a[n] = NULL;
 	return a;
 }
 
 /* Starts one device's run, its output into its reserved log (descriptor log_fd); its pid. */
-static pid_t start(const char *spec, const char *dir, int log_fd)
+static pid_t start(const struct bench_fleet *f, const char *spec, const char *dir, int log_fd)
 {
 	posix_spawn_file_actions_t fa;
-	char **argv = child_argv(spec, dir);
+	char **argv = child_argv(f, spec, dir);
 	pid_t pid;
 	int e;
 
@@ -108,21 +119,26 @@ static pid_t start(const char *spec, const char *dir, int log_fd)
 }
 
 /*
- * The last line of a log that says something (the suite's summary), into buf: read from the
- * reserved file before it is linked into place ("" for a stream: a FIFO, a device).
+ * The last line of a log that says something (the suite's summary) and holds has (NULL: any;
+ * where none holds it, the last line), into buf: read from the reserved file before it is linked into place ("" for a stream: a
+ * FIFO, a device).
  */
-static void last_line(const struct outf *log, char *buf, size_t len)
+static void last_line(const struct outf *log, const char *has, char *buf, size_t len)
 {
 	char self[64], line[1024];
 	FILE *f = NULL;
+	bool found = false;
 
 	buf[0] = '\0';
 	snprintf(self, sizeof(self), "/proc/self/fd/%d", log->fd);
 	if (!log->stream && log->fd >= 0)
 		f = fopen(self, "r");   /* the unnamed file opened again, for reading */
 	while (f && fgets(line, sizeof(line), f))
-		if (line[strspn(line, " \t\n")])
-			snprintf(buf, len, "%s", line);
+		if (line[strspn(line, " \t\n")] && strncmp(line, "(see '", 6) != 0 &&
+		    (!has || strstr(line, has) || !found)) {
+			snprintf(buf, len, "%s", line);   /* the last line until one holds has */
+			found = found || (has && strstr(line, has));
+		}
 	if (f)
 		fclose(f);
 	buf[strcspn(buf, "\n")] = '\0';
@@ -142,22 +158,23 @@ static int worse(int a, int b)
 }
 
 /* One device's process ended: its summary line printed, its log linked into place. */
-static int ended(const struct bench_device_ref *d, size_t i, const char *log, int st)
+static int ended(const struct bench_fleet *f, const struct bench_device_ref *d, size_t i,
+		 const char *log, int st)
 {
 	char line[1024], err[1024];
 	int code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 
-	last_line(&logs[i], line, sizeof(line));
+	last_line(&logs[i], f->summary_has, line, sizeof(line));
 	printf("  %s %s: exit %d (%s): %s\n", d->spec, d->label, code, log, line);
 	fflush(stdout);
 	if (!outf_commit(&logs[i], "", 0, err, sizeof(err))) {
-		fprintf(stderr, "bench suite: %s\n", err);
+		fprintf(stderr, "bench %s: %s\n", f->tool, err);
 		return EXIT_FAIL;
 	}
 	return WIFEXITED(st) ? code : EXIT_FAIL;
 }
 
-static int wait_all(const struct bench_device_ref *d, char (*log)[4200])
+static int wait_all(const struct bench_fleet *f, const struct bench_device_ref *d, char (*log)[4200])
 {
 	int rc = EXIT_OK;
 
@@ -171,7 +188,7 @@ static int wait_all(const struct bench_device_ref *d, char (*log)[4200])
 		for (size_t i = 0; i < n_kids; i++) {
 			if (kids[i] != pid)
 				continue;
-			rc = worse(rc, ended(&d[i], i, log[i], st));
+			rc = worse(rc, ended(f, &d[i], i, log[i], st));
 			kids[i] = 0;
 			done++;
 		}
@@ -180,21 +197,21 @@ static int wait_all(const struct bench_device_ref *d, char (*log)[4200])
 }
 
 /*
- * Every path before any device's process starts: the suite's file and the --kernels sources
- * registered as inputs, -o DIR and each device's folder made (as mkdir -p), each device's log
+ * Every path before any device's process starts: f's input and the --kernels sources
+ * registered as inputs, DIR and each device's folder made (as mkdir -p), each device's log
  * reserved. Exit 2 naming the path and why.
  */
-static void fleet_paths(const struct common_opts *co, const char *suite_file, const char *out_dir,
+static void fleet_paths(const struct bench_fleet *f, const char *kernels_dir, const char *out_dir,
 			const struct bench_device_ref *d, size_t n, char (*dir)[4096], char (*log)[4200])
 {
 	char err[1024];
 
 	atexit(drop_logs);
-	if (suite_file)
-		bench_input("the suite", suite_file);
-	bench_check_kernels(co->kernels_dir);
+	if (f->input)
+		bench_input(f->input_what, f->input);
+	bench_check_kernels(kernels_dir);
 	if (!outf_mkdirs(out_dir, err, sizeof(err)))
-		cli_usage_error("-o %s: %s", out_dir, err);
+		cli_usage_error("%s %s: %s", f->dir_opt, out_dir, err);
 	for (size_t i = 0; i < n; i++) {
 		char name[48];
 		snprintf(name, sizeof(name), "device-%.31s", d[i].spec);
@@ -203,15 +220,15 @@ static void fleet_paths(const struct common_opts *co, const char *suite_file, co
 		snprintf(log[i], sizeof(log[i]), "%s/%s.log", out_dir, name);
 		logs[i] = OUTF_NONE;
 		n_logs = i + 1;
-		bench_output(&logs[i], "-o", log[i]);
+		bench_output(&logs[i], f->dir_opt, log[i]);
 	}
 	for (size_t i = 0; i < n; i++)   /* once no log is refused */
 		if (!outf_mkdirs(dir[i], err, sizeof(err)))
-			cli_usage_error("-o %s: %s", out_dir, err);
+			cli_usage_error("%s %s: %s", f->dir_opt, out_dir, err);
 }
 
-bool suite_fleet(struct common_opts *co, const char *suite_file, const char *out_dir,
-		 bool one_file_outputs, int *rc)
+bool bench_fleet_run(const struct bench_fleet *f, struct common_opts *co, const char *out_dir,
+		     int *rc)
 {
 	static struct bench_device_ref d[BENCH_MAX_DEVICES];
 	static char dir[BENCH_MAX_DEVICES][4096], log[BENCH_MAX_DEVICES][4200];
@@ -224,19 +241,20 @@ bool suite_fleet(struct common_opts *co, const char *suite_file, const char *out
 		co->device = strdup(d[0].spec);
 		return false;
 	}
-	if (!out_dir || one_file_outputs)
-		cli_usage_error("--device %s names %zu devices: the suite runs on each in a process of its "
-				"own, writing -o DIR/device-P.D/ (give -o DIR; --json, --csv and --baseline "
-				"are one device's)", co->device, n);
-	fleet_paths(co, suite_file, out_dir, d, n, dir, log);
-	printf("suite on %zu devices, one process each, at once:\n", n);
+	if (!out_dir || f->refuse)
+		cli_usage_error("--device %s names %zu devices: bench %s runs on each in a process of "
+				"its own, writing %s DIR/device-P.D/ (%s)", co->device, n, f->tool,
+				f->dir_opt, f->needs);
+	fleet_paths(f, co->kernels_dir, out_dir, d, n, dir, log);
+	printf("%s on %zu devices, one process each, at once:\n", f->tool, n);
 	signal(SIGINT, forward);
 	signal(SIGTERM, forward);
 	for (size_t i = 0; i < n; i++) {
-		kids[n_kids++] = start(d[i].spec, dir[i], logs[i].fd);
+		kids[n_kids++] = start(f, d[i].spec, dir[i], logs[i].fd);
 		printf("  %s %s: %s/\n", d[i].spec, d[i].label, dir[i]);
 	}
 	fflush(stdout);
-	*rc = wait_all(d, log);
+	*rc = wait_all(f, d, log);
+	printf("%s on %zu devices: exit %d (the worst of theirs)\n", f->tool, n, *rc);
 	return true;
 }

@@ -21,7 +21,7 @@
 #define HARNESS_LAYER_VIEWS 5     /* views.c */
 #define HARNESS_LAYER_RUN 6       /* run.c */
 #define HARNESS_LAYER_SESSION 7   /* session.c, select.c, outputs.c */
-#define HARNESS_LAYER_MULTI 8     /* multi.c, multi_doc.c */
+#define HARNESS_LAYER_MULTI 8     /* multi.c, multi_doc.c, fleet.c */
 #define HARNESS_LAYER_DISPATCH 9  /* dispatch.c */
 
 #endif

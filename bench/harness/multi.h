@@ -1,8 +1,9 @@
 /*
- * The harness's layer 8 of 9 (multi.c, multi_doc.c): the state of a run on several devices,
- * which multi.c runs, and what multi_doc.c makes of it: the one document and the figures of
- * devices measured at once. Its files include this header alone, which includes the layer
- * below (layers.h).
+ * The harness's layer 8 of 9 (multi.c, multi_doc.c, fleet.c): the state of a run on several
+ * devices, which multi.c runs, and what multi_doc.c makes of it: the one document and the
+ * figures of devices measured at once; and a tool on several devices, one process each
+ * (fleet.c, tool.h's bench_fleet_run). Its files include this header alone, which includes
+ * the layer below (layers.h).
  */
 #ifndef BENCH_HARNESS_MULTI_H
 #define BENCH_HARNESS_MULTI_H

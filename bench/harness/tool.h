@@ -41,6 +41,32 @@ struct bench_device_ref {
  */
 size_t bench_device_refs(const struct common_opts *co, struct bench_device_ref *out, size_t max);
 
+/*
+ * A tool on every device of a set, one process each (harness/fleet.c): where co's --device
+ * names a set (all, gpu, cpu or a list) holding one device, co->device becomes that device's
+ * spec and false is returned (the tool runs in this process); with several, runs this command
+ * again once per device, all at once, each as `--device P:D DIR_OPT OUT/device-P.D` (and
+ * f->extra's options, their values files in that folder), its output in OUT/device-P.D.log,
+ * prints how each ended and one line for all, and returns true with *rc the worst exit code (a
+ * signal's, 2, 1, 77, then 0). Refuses (exit 2) several devices without OUT, or where
+ * f->refuse (an output that is one device's: f->needs says which). Before any process starts,
+ * every path is checked on the one rule of outputs (host/outfile.h): f->input and the
+ * --kernels sources are inputs, OUT and each device's folder are made as mkdir -p, each log
+ * is reserved and appears whole once its process ended. Not a set: false, nothing done.
+ */
+struct bench_fleet {
+	const char *tool;                /* "suite" */
+	const char *dir_opt;             /* the option naming each device's folder: "-o" */
+	const char *const *per_device;   /* options dropped from the command line (NULL-ended) */
+	const char *const *extra;        /* pairs added per device: option, file in its folder */
+	const char *input_what, *input;  /* an input of the command ("the suite"), or NULL */
+	bool refuse;                     /* an output given that is one device's */
+	const char *needs;               /* what to give instead: "give -o DIR; --json ..." */
+	const char *summary_has;         /* the log's line printed: the last holding it (NULL: last) */
+};
+bool bench_fleet_run(const struct bench_fleet *f, struct common_opts *co, const char *out_dir,
+		     int *rc);
+
 /* One tool: a row of the table in bench/main.c. */
 struct bench_tool {
 	struct bench_cmd cmd;

@@ -467,8 +467,11 @@ static void suite_release(struct suite_run *sr)
 	free(sr);
 }
 
+/* What a device's process of a suite gets of its own: its device and its folder. */
+static const char *const suite_per_device[] = { "--device", "--out", "-o", NULL };
+
 /*
- * --list (a suite's entries), or a set of devices (suite_fleet: one process each, o's
+ * --list (a suite's entries), or a set of devices (bench_fleet_run: one process each, o's
  * --device made one device's where the set holds one): true with *rc where that was all.
  */
 static bool suite_elsewhere(struct suite_run *sr, struct suite_opts *o, int *rc)
@@ -478,8 +481,12 @@ static bool suite_elsewhere(struct suite_run *sr, struct suite_opts *o, int *rc)
 	if (o->list) {
 		suite_print_entries(&sr->su, stdout);
 		*rc = EXIT_OK;
-	} else if (!suite_fleet(&o->shared.co, file, o->out_dir, o->shared.co.json_path ||
-				o->shared.co.csv_path || o->baseline, rc)) {
+	} else if (!bench_fleet_run(&(struct bench_fleet){
+			.tool = "suite", .dir_opt = "-o", .per_device = suite_per_device,
+			.input_what = "the suite", .input = file,
+			.refuse = o->shared.co.json_path || o->shared.co.csv_path || o->baseline,
+			.needs = "give -o DIR; --json, --csv and --baseline are one device's" },
+			&o->shared.co, o->out_dir, rc)) {
 		return false;
 	}
 	suite_free(&sr->su);

@@ -34,7 +34,10 @@ static void add_exclude(void *base, const char *arg)
 }
 
 static const struct cli_opt val_cli[] = {
-	{ "device", "SPEC", CLI_STR, VO(device), .help = "index, platform:device, or name substring (env BENCH_DEVICE)" },
+	{ "device", "SPEC", CLI_STR, VO(device),
+	  .help = "index, platform:device, or name substring (env BENCH_DEVICE);\n"
+		  "all, gpu, cpu or a list: one process per device, each writing\n"
+		  "--results-dir DIR/device-P.D/ (results.csv, failures.csv, junit.xml)" },
 	{ "require-driver", "REGEX", CLI_STR, VO(require_driver),
 	  .help = "exit 77 before anything runs unless REGEX (POSIX extended) matches the\n"
 		  "platform name, the driver version or the device name" },
@@ -233,6 +236,35 @@ static void list(const struct val_ctx *v, const struct val_opts *o)
 			printf("%s\n", v->c[i].id);
 }
 
+/* What a device's process of a validation on several gets of its own. */
+static const char *const val_per_device[] = { "--device", "--results-dir", NULL };
+static const char *const val_per_device_files[] = { "--junit", "junit.xml", NULL };
+
+/*
+ * --device all, gpu, cpu or a list naming several devices: one process per device, each
+ * writing its folder DIR/device-P.D/ (results.csv, failures.csv, junit.xml), one summary; true
+ * with *rc then. One device: o->device becomes its spec and false.
+ */
+static bool several_devices(struct val_opts *o, int *rc)
+{
+	struct common_opts co = { .device = o->device, .kernels_dir = o->kernels };
+	bool done;
+
+	if (o->run_check || !dev_spec_is_set(o->device))
+		return false;
+	done = bench_fleet_run(&(struct bench_fleet){
+			.tool = "validate", .dir_opt = "--results-dir", .per_device = val_per_device,
+			.extra = val_per_device_files, .summary_has = " checks: ",
+			.refuse = o->junit || o->tap || o->gtest_output || o->write_baseline || o->list ||
+				  o->gtest_list,
+			.needs = "give --results-dir DIR; --junit, --tap, --gtest_output, --write-baseline "
+				 "and --list are one device's: each device's folder gets its results.csv, "
+				 "failures.csv and junit.xml" },
+		&co, o->results_dir, rc);
+	o->device = co.device;
+	return done;
+}
+
 static int validate_main(void *opts)
 {
 	struct val_opts *o = opts;
@@ -242,6 +274,8 @@ static int validate_main(void *opts)
 
 	if (!o->device)
 		o->device = getenv("BENCH_DEVICE");
+	if (several_devices(o, &rc))
+		return rc;
 	/* the parent of isolated checks takes SIGINT and SIGTERM itself, and before drivers start */
 	if (!o->in_process && !o->run_check)
 		val_child_block_signals();

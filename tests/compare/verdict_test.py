@@ -146,6 +146,23 @@ def case_learned_band():
           f"learned band: within_pct 2 gives 6 %, entry_spread_pct 1.5 gives 4.5 % (4 % unchanged "
           f"in both), spread 0.4 alone 1.2 % (regressed): {v} "
           f"{[pts[g]['noise_pct'] for g in (1, 2, 3)]}", r)
+    # a baseline of 5 runs or more: 2 x (a spread of 2.5 %: band 5 %, 4 % unchanged; of 3 runs
+    # 7.5 %); --spread-mult given wins; the document says auto
+    five = spread(sweep(4, cv=0.2), 2.5, runs=5)
+    three = spread(sweep(4, cv=0.2), 2.5, runs=3)
+    r = compare(doc(five), new)
+    v, j = verdicts(r)
+    check(j["points"][0]["noise_pct"] == 5.0 and j["settings"]["spread_mult"] == "auto",
+          f"learned band: 5 runs, spread 2.5 %: 2 x = 5 %: {j['points'][0]['noise_pct']} "
+          f"{j['settings']['spread_mult']}", r)
+    r = compare(doc(three), new)
+    v, j = verdicts(r)
+    check(j["points"][0]["noise_pct"] == 7.5, f"learned band: 3 runs: 3 x = 7.5 %: "
+          f"{j['points'][0]['noise_pct']}", r)
+    r = compare(doc(five), new, "--spread-mult", "3")
+    v, j = verdicts(r)
+    check(j["points"][0]["noise_pct"] == 7.5 and j["settings"]["spread_mult"] == 3.0,
+          f"learned band: --spread-mult 3 over 5 runs: 7.5 %: {j['points'][0]['noise_pct']}", r)
 
 
 def attempt(groups, scale, seed):

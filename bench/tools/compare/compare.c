@@ -111,7 +111,9 @@ static const struct cli_opt compare_cli[] = {
 	  .help = "where BASE is a baseline of several runs (bench baseline): the\n"
 		  "least band of a point, whose band is else --spread-mult x its\n"
 		  "run-to-run spread" },
-	{ "spread-mult", "X", CLI_FN, 0, .fn = parse_mult, .def = CLI_XSTR(CMP_SPREAD_MULT_DEFAULT),
+	{ "spread-mult", "X", CLI_FN, 0, .fn = parse_mult,
+	  .def_note = CLI_XSTR(CMP_SPREAD_MULT_FEW) " for a baseline of fewer than "
+		      CLI_XSTR(CMP_SPREAD_RUNS) " runs, " CLI_XSTR(CMP_SPREAD_MULT_MANY) " for more",
 	  .help = "where BASE is a baseline of several runs: a point's band is X\n"
 		  "times its run-to-run spread (at least --noise-floor)" },
 	{ "allow-different-device", NULL, CLI_FLAG, CO(rules.allow_different_device),

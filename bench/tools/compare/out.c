@@ -268,7 +268,7 @@ static json_t *settings_json(const struct cmp_result *c)
 	}
 	snprintf(seed, sizeof(seed), "0x%016llx", (unsigned long long)BOOT_SEED);
 	return json_pack("{s:s, s:f, s:i, s:{s:s, s:f, s:i, s:s}, s:f, s:o, s:O?, s:s?, s:o, s:o, s:b, "
-			 "s:f, s:f, s:s, s:s}",
+			 "s:f, s:o, s:s, s:s}",
 			 "test", "Mann-Whitney U, two-sided, exact (conditional on ties)",
 			 "alpha", c->o->alpha, "min_reps", CMP_MIN_REPS,
 			 "interval", "method", "percentile bootstrap of median(new) / median(base)",
@@ -278,7 +278,8 @@ static json_t *settings_json(const struct cmp_result *c)
 			 "noise_suite_from", c->noise_from ? (c->noise_from == &c->new_ ? "new" : "base") : NULL,
 			 "ignored_params", ign, "compared_outcomes", out,
 			 "allow_different_device", c->o->allow_different_device,
-			 "noise_floor_pct", c->o->floor_pct, "spread_mult", c->o->spread_mult,
+			 "noise_floor_pct", c->o->floor_pct, "spread_mult",
+			 c->o->spread_mult > 0 ? json_real(c->o->spread_mult) : json_string("auto"),
 			 "equivalence", "unchanged only where the interval lies within the band; "
 			 "otherwise inconclusive unless significant and wholly outside it",
 			 "clock_gate", "a clock probe moved between the documents the same way as the "

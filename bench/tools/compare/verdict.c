@@ -38,7 +38,7 @@
 void cmp_rules_default(struct cmp_rules *r)
 {
 	*r = (struct cmp_rules){ .alpha = CMP_ALPHA_DEFAULT, .noise_pct = CMP_NOISE_DEFAULT,
-				 .floor_pct = CMP_FLOOR_DEFAULT, .spread_mult = CMP_SPREAD_MULT_DEFAULT };
+				 .floor_pct = CMP_FLOOR_DEFAULT, .spread_mult = 0 };
 }
 
 /* ---- the band ---- */
@@ -60,9 +60,10 @@ static double band_of(const struct cmp_result *c, const struct cmp_point *b, con
 			return o->noise_for[i].pct;
 		}
 	if (b && b->spread_pct >= 0) {
+		double mult = o->spread_mult > 0 ? o->spread_mult
+			: b->spread_runs >= CMP_SPREAD_RUNS ? CMP_SPREAD_MULT_MANY : CMP_SPREAD_MULT_FEW;
 		*from = "learned";
-		return fmax(o->floor_pct, o->spread_mult * fmax(b->spread_pct,
-								fmax(b->within_pct, b->entry_spread_pct)));
+		return fmax(o->floor_pct, mult * fmax(b->spread_pct, fmax(b->within_pct, b->entry_spread_pct)));
 	}
 	if (c->noise_from && (v = json_object_get(c->noise_from->noise, bench))) {
 		*from = "suite";

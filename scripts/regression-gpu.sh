@@ -9,7 +9,7 @@
 #                             [--percents "10 5"] [--confirm C] [--steps base,aa,plant]
 #
 # BENCH is the built bench; S a suite (default gpu); R what --require-device asks (default
-# gpu); K runs make the baseline (default 3); N A/A runs (default 5); C bench suite's
+# gpu); K runs make the baseline (default 5: docs/regression.md); N A/A runs (default 10); C bench suite's
 # --confirm (default 2). --steps runs some steps only (each reads what the one before wrote
 # in OUTDIR), so that the whole check can be split over several sessions of a machine.
 # The planted runs plant two groups of families in turn, so that every point is inside a
@@ -21,7 +21,7 @@
 set -euo pipefail
 bench=$1 out=$2
 shift 2
-suite=gpu require=gpu runs=3 aa=5 percents="10 5" confirm=2 steps=base,aa,plant
+suite=gpu require=gpu runs=5 aa=10 percents="10 5" confirm=2 steps=base,aa,plant
 while [ $# -gt 0 ]; do
 	case $1 in
 	--suite) suite=$2 ;;

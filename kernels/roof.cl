@@ -89,10 +89,19 @@ __kernel void roof_fill_##W##_##P(__global T *restrict out, __global uint *restr
 	} \
 }
 
+/*
+ * ROOF_FEW (the host's choice on a CPU device): 4 shapes a kind, vectors of 4 or 16 uints, 1 or
+ * 16 a work-item, for a CPU's drivers compile each kernel slowly (PoCL at its first launch) and
+ * a CPU's caches, not its memory's width, decide which shape is fastest.
+ */
+#ifdef ROOF_FEW
+ROOF_KERNELS(uint4, 4, 1) ROOF_KERNELS(uint4, 4, 16)
+ROOF_KERNELS(uint16, 16, 1) ROOF_KERNELS(uint16, 16, 16)
+#else
 #define ROOF_WIDTH(T, W) ROOF_KERNELS(T, W, 1) ROOF_KERNELS(T, W, 4) ROOF_KERNELS(T, W, 16)
-
 ROOF_WIDTH(uint, 1)
 ROOF_WIDTH(uint2, 2)
 ROOF_WIDTH(uint4, 4)
 ROOF_WIDTH(uint8, 8)
 ROOF_WIDTH(uint16, 16)
+#endif

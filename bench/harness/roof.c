@@ -31,6 +31,7 @@ struct harness_roof_prog {
 	cl_program prog;
 	cl_kernel k[ROOF_KINDS][ROOF_NS];   /* NULL: not built (why_not says why) */
 	bool tried;
+	bool few;                           /* a CPU device: ROOF_FEW's shapes alone */
 	char why_not[1024];
 };
 
@@ -69,6 +70,12 @@ double harness_time_stats(struct bench_run *r, time_enqueue_fn fn, void *arg, si
 
 static unsigned shape_width(unsigned s) { return roof_widths[s / ROOF_NP]; }
 static unsigned shape_per(unsigned s) { return roof_pers[s % ROOF_NP]; }
+
+/* Whether a CPU device builds the shape (kernels/roof.cl's ROOF_FEW: 4 or 16 uints, 1 or 16). */
+static bool shape_few(unsigned s)
+{
+	return (shape_width(s) == 4 || shape_width(s) == 16) && shape_per(s) != 4;
+}
 
 /* Vectors the shape moves, work-groups it launches. */
 static cl_ulong shape_nvec(const struct roof_job *j) { return j->words / shape_width(j->shape); }
@@ -115,6 +122,7 @@ void harness_roof_builds(struct bench_builds *b)
 			snprintf(name, sizeof(name), "%s_%u_%u", roof_kind_names[k], shape_width(s),
 				 shape_per(s));
 			bench_build_kernel(bb, name, name, ROOF_WG, "256, or the device maximum if lower");
+			/* (a CPU device builds ROOF_FEW's shapes alone; compile describes a GPU's) */
 		}
 }
 
@@ -132,10 +140,14 @@ static struct harness_roof_prog *roof_prog(struct bench_run *r)
 	if (p->tried)
 		return p;
 	p->tried = true;
-	p->prog = prog_build(&r->pc, "roof.cl", "", &log, p->why_not, sizeof(p->why_not));
+	p->few = r->dev->type & CL_DEVICE_TYPE_CPU;
+	p->prog = prog_build(&r->pc, "roof.cl", p->few ? "-DROOF_FEW" : "", &log, p->why_not,
+			     sizeof(p->why_not));
 	free(log);
 	for (unsigned k = 0; p->prog && k < ROOF_KINDS; k++)
 		for (unsigned s = 0; s < ROOF_NS; s++) {
+			if (p->few && !shape_few(s))
+				continue;
 			snprintf(name, sizeof(name), "%s_%u_%u", roof_kind_names[k], shape_width(s),
 				 shape_per(s));
 			p->k[k][s] = prog_kernel(p->prog, name, p->why_not, sizeof(p->why_not));

@@ -27,9 +27,19 @@ static const char *const roof_kind_names[] = { "roof_copy", "roof_read", "roof_f
 #define ROOF_NP (sizeof(roof_pers) / sizeof(roof_pers[0]))
 #define ROOF_NS (ROOF_NW * ROOF_NP)   /* shapes of one kind */
 
+#define ROOF_BUCKETS 32           /* sizes ranked apart: floor(log4(bytes)), 4^31 bytes at most */
+
+/* A kind's shapes as ranked at one size, shared by the sizes within a factor of 4 of it. */
+struct roof_ranking {
+	size_t bytes;                       /* the size it was ranked at, 0: not yet */
+	unsigned n[ROOF_KINDS];             /* shapes that launched */
+	unsigned order[ROOF_KINDS][ROOF_NS];/* fastest first */
+};
+
 struct harness_roof_prog {
 	cl_program prog;
 	cl_kernel k[ROOF_KINDS][ROOF_NS];   /* NULL: not built (why_not says why) */
+	struct roof_ranking rank[ROOF_BUCKETS];
 	bool tried;
 	bool few;                           /* a CPU device: ROOF_FEW's shapes alone */
 	char why_not[1024];
@@ -320,6 +330,32 @@ static json_t *shape_json(const struct roof_job *j)
 			 "groups", (json_int_t)shape_groups(j));
 }
 
+/* The bucket of a size: floor(log4(bytes)). */
+static unsigned roof_bucket(size_t bytes)
+{
+	unsigned b = 0;
+
+	for (size_t x = bytes; x >= 4 && b + 1 < ROOF_BUCKETS; x /= 4)
+		b++;
+	return b;
+}
+
+/*
+ * The ranking of j's size: measured at the first size of its bucket (a factor of 4) in the
+ * session, so a sweep of many sizes (vecadd --groups 1..48: 48) ranks the shapes a few times,
+ * not once a size; each size still validates and times its own candidates.
+ */
+static struct roof_ranking *roof_ranking(struct roof_job *j, struct harness_roof_prog *p)
+{
+	struct roof_ranking *rk = &p->rank[roof_bucket(j->words * 4)];
+
+	if (rk->bytes && rk->n[j->kind])
+		return rk;
+	rk->bytes = j->words * 4;
+	rk->n[j->kind] = roof_rank(j, p, rk->order[j->kind]);
+	return rk;
+}
+
 /*
  * Kind j->kind: its shapes validated in their rank's order until one is right, which is then
  * timed; the candidate (or null where none is right) added to out's record, refusals too.
@@ -327,7 +363,8 @@ static json_t *shape_json(const struct roof_job *j)
 static void roof_kind(struct roof_job *j, struct harness_roof_prog *p, struct harness_roof *out,
 		      json_t *cands, json_t *refused, json_t *ranked)
 {
-	unsigned order[ROOF_NS], n = roof_rank(j, p, order);
+	struct roof_ranking *rk = roof_ranking(j, p);
+	unsigned *order = rk->order[j->kind], n = rk->n[j->kind];
 	json_t *names = json_array(), *c, *stats = NULL;
 	char err[2048], why[512], name[32];
 	struct time_launch l;
@@ -404,6 +441,8 @@ void harness_roof_measure(struct bench_run *r, cl_mem src, cl_mem dst, size_t by
 		roof_kind(&j, p, out, cands, refused, ranked);
 	}
 	clReleaseMemObject(j.sums);
+	json_object_set_new(out->doc, "ranked_at_bytes",
+			    json_integer((json_int_t)p->rank[roof_bucket(j.words * 4)].bytes));
 out:
 	json_object_set_new(out->doc, "candidates", cands);
 	json_object_set_new(out->doc, "refused", refused);

@@ -17,7 +17,7 @@
 #define HARNESS_LAYER_POINT 1     /* point.c, builds.c, figures.c */
 #define HARNESS_LAYER_JOB 2       /* watch.c, job.c */
 #define HARNESS_LAYER_LAUNCH 3    /* launch.c, guard.c, sync.c */
-#define HARNESS_LAYER_MEASURE 4   /* measure.c, own.c, witness.c, ceiling.c */
+#define HARNESS_LAYER_MEASURE 4   /* measure.c, own.c, witness.c, ceiling.c, roof.c */
 #define HARNESS_LAYER_VIEWS 5     /* views.c */
 #define HARNESS_LAYER_RUN 6       /* run.c */
 #define HARNESS_LAYER_SESSION 7   /* session.c, select.c, outputs.c */

@@ -1,8 +1,8 @@
 /*
- * The harness's layer 4 of 9 (measure.c, own.c, witness.c, ceiling.c): warm-up, timed launches
- * and adaptive repetitions; the harness's own kernels; the host's clock against the driver's;
- * the copy ceiling. Its files include this header alone, which includes the layer below
- * (layers.h).
+ * The harness's layer 4 of 9 (measure.c, own.c, witness.c, ceiling.c, roof.c): warm-up, timed
+ * launches and adaptive repetitions; the harness's own kernels; the host's clock against the
+ * driver's; the copy ceiling and the memory roof. Its files include this header alone, which
+ * includes the layer below (layers.h).
  */
 #ifndef BENCH_HARNESS_MEASURE_H
 #define BENCH_HARNESS_MEASURE_H
@@ -66,12 +66,48 @@ void harness_witness_free(struct bench_session *s);
 /* The point's `repetitions` (taken, min, max, stop, targets, timed_s), NULL: not the harness's loop. */
 json_t *harness_reps_json(const struct bench_run *r, const struct bench_point *pt);
 
-/* ---- ceiling.c ---- */
+/* ---- roof.c: the memory roof's own kernels ---- */
+enum { ROOF_COPY, ROOF_READ, ROOF_FILL, ROOF_KINDS };
+/* The roof of one size: the best of its validated kernels (kernels/roof.cl). */
+struct harness_roof {
+	double gbps;          /* the best validated candidate's figure, 0: none */
+	const char *by;       /* its kernel: "roof_copy", "roof_read" or "roof_fill" */
+	char shape[32];       /* its shape: "uint16 x16" (16 uints a vector, 16 vectors a work-item) */
+	json_t *stats;        /* owned: its times */
+	json_t *doc;          /* owned: every candidate's record, the shapes refused, the ranking */
+};
 /*
- * The ceiling of a point that moves pt->ceil_bytes each way: the faster of the driver's
- * clEnqueueCopyBuffer and the suite's own stream_copy kernel (kernels/stream_copy.cl,
- * validated) copying the same bytes from ceil_src to ceil_dst; consecutive points of the
- * same bytes share one measurement. A driver failure is fatal (exit 1).
+ * Ranks every shape of each kind over `bytes` at src and dst (src is read, dst written), then
+ * validates each kind's shapes fastest first and times the first that is right into out.
+ * A refused shape is a note and a record; a driver failure while timing is fatal (exit 1).
+ */
+void harness_roof_measure(struct bench_run *r, cl_mem src, cl_mem dst, size_t bytes,
+			  struct harness_roof *out);
+void harness_roof_clear(struct harness_roof *h);
+/*
+ * Times fn (a ceiling's or the roof's command) --reps times after the warm-up, from an evicted
+ * cache under --cache cold, into statistics *stats; returns the median (exit 1 on a driver
+ * failure), and in why what the host's clock found against the events ("": they agreed).
+ */
+double harness_time_stats(struct bench_run *r, time_enqueue_fn fn, void *arg, size_t bytes,
+			  const char *what, json_t **stats, char *why, size_t wlen);
+/* The roof's build, for bench compile (beside bench_ceiling_builds'). */
+void harness_roof_builds(struct bench_builds *b);
+/* Releases the session's roof program (built once a session, at the first ceiling). */
+void harness_roof_free(struct bench_session *s);
+
+/* ---- ceiling.c ---- */
+/* The document's `roof` (every size's roof and its candidates), NULL where none was measured. */
+json_t *harness_roof_json(const struct bench_run *r);
+/* The document's `roof_findings` (kernels above the roof by more than the noise), or NULL. */
+json_t *harness_roof_findings(const struct bench_run *r);
+/* Records a finding: a point above its roof by more than the run's noise (f owned). */
+void harness_roof_finding(struct bench_run *r, json_t *f);
+/*
+ * The ceiling of a point that moves pt->ceil_bytes each way: the memory roof, the fastest of
+ * the driver's clEnqueueCopyBuffer, the suite's own stream_copy kernel (kernels/stream_copy.cl,
+ * validated) and the roof's kernels (roof.c), over the same bytes from ceil_src to ceil_dst;
+ * points of the same bytes share one measurement. A driver failure is fatal (exit 1).
  */
 void bench_ceiling_measure(struct bench_run *r, struct bench_point *pt);
 void bench_ceiling_free(struct bench_run *r);

@@ -317,12 +317,14 @@ struct bench_point {
 	struct bench_clock clock;    /* the host's witness of dev_ns */
 	bool noisy;                  /* CV above --noisy-cv */
 	size_t note_id;              /* its note's number under the table, 0: none */
-	double ceil_ns;              /* the ceiling: the faster copy's median, 0: none */
-	const char *ceil_by;         /* which copy that was */
+	double ceil_ns;              /* the ceiling (the memory roof) as 2 x ceil_bytes' time, 0: none */
+	const char *ceil_by;         /* which candidate set it (roof.c, ceiling.c) */
 	double ceil_copy_ns;         /* clEnqueueCopyBuffer's median */
 	double ceil_kernel_ns;       /* the stream_copy kernel's median, 0: not run */
 	json_t *ceil_stats;          /* owned: clEnqueueCopyBuffer's statistics */
 	json_t *ceil_kernel_stats;   /* owned: the stream_copy kernel's, NULL: not run */
+	json_t *ceil_by_stats;       /* owned: the statistics of the candidate that set ceil_ns */
+	char ceil_shape[32];         /* its shape: "a copy", or a roof kernel's ("uint16 x16") */
 	struct occ_result model;
 	json_t *model_json;          /* owned; set by point() to give a model of its own */
 	json_t *metrics;             /* owned; figures beyond bytes, gbps, copy_gbps, gops */

@@ -65,6 +65,7 @@ void bench_session_close(struct bench_session *s)
 {
 	watch_stop();
 	harness_own_free(s);
+	harness_roof_free(s);
 	harness_witness_free(s);
 	prog_ctx_release(&s->pc);
 	dev_list_free(&s->devs);
@@ -86,6 +87,7 @@ void harness_unit_open(struct bench_session *s, const struct common_opts *co,
 
 void harness_unit_close(struct bench_session *s)
 {
+	harness_roof_free(s);
 	harness_witness_free(s);
 	prog_ctx_release(&s->pc);
 }

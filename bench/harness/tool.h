@@ -113,6 +113,7 @@ struct bench_session {
 	int64_t origin_unix_ns;
 	double open_ns;                 /* host time opening it took (the first run's phases_s) */
 	struct harness_own *own;        /* the harness's own kernels (flush, clock probe), or NULL */
+	struct harness_roof_prog *roof; /* the memory roof's kernels (roof.c), or NULL */
 	struct harness_witness *witness;/* the check of the driver's profiling clock, or NULL */
 	/*
 	 * Writes what was measured when the process must end at once (a second signal, a point

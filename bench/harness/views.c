@@ -24,6 +24,7 @@ static json_t *metrics_json(const struct bench_point *pt)
 						    json_real(2.0 * (double)pt->ceil_bytes / pt->ceil_kernel_ns));
 			json_object_set_new(m, "ceiling_gbps", json_real(bench_point_ceiling_gbps(pt)));
 			json_object_set_new(m, "ceiling_by", json_string(pt->ceil_by));
+			json_object_set_new(m, "ceiling_shape", json_string(pt->ceil_shape));
 			json_object_set_new(m, "fraction_of_ceiling",
 					    json_real(bench_point_gbps(pt) / bench_point_ceiling_gbps(pt)));
 		}

@@ -11,10 +11,11 @@ CASE is one of (the stub cases run under tests/stub-icd/stub_run.py, with its fa
   hang-kernel  a --kernels copy whose vecadd kernel spins forever, on the real driver: Timeout
   flake        the stub crashes in one process only (--once): the re-run passes, Flake, exit 0
   sigint       SIGINT while a check spins: exit 130, the checks that ended written (results.csv,
-               JUnit), nothing of the run left running
+               JUnit), each saying the run was interrupted (results.csv's last comment, JUnit's
+               error testcase, errors="1" and complete=false), nothing of the run left running
   sigterm      the same with SIGTERM: exit 143
   sigkill      SIGKILL of bench validate while a check spins: results.csv holds the checks that
-               ended, and the child dies with its parent
+               ended and says it was written mid-run, and the child dies with its parent
 Every case checks that no process of the run is left behind.
 """
 import os
@@ -133,13 +134,24 @@ def check_signal(case, code, out, d):
     want = {"sigint": 130, "sigterm": 143, "sigkill": -signal.SIGKILL}[case]
     if code != want:
         fail(f"exit {code}, expected {want}", out)
-    rows, _ = results(os.path.join(d, "r", "results.csv"))
+    rows, comments = results(os.path.join(d, "r", "results.csv"))
     if rows != {API: "Pass"}:
         fail(f"results.csv says {rows}: expected the one check that ended, {API}", out)
+    # the file's last line says the run was not whole: the signal, or (SIGKILL) written mid-run
+    last = comments[-1] if comments else ""
+    sig = {"sigint": "SIGINT", "sigterm": "SIGTERM"}.get(case)
+    if (f"# incomplete: interrupted by {sig}: 1 of 3 checks ended" if sig
+            else "# incomplete: 1 of 3 checks ended so far") not in last:
+        fail(f"results.csv does not end saying the run was cut short: {comments}", out)
     if case != "sigkill":
         junit = open(os.path.join(d, "j.xml")).read()
-        if junit.count("<testcase ") != 1 or "interrupted by SIG" not in out:
+        if junit.count("<testcase ") != 2 or "interrupted by SIG" not in out:
             fail("the JUnit file or the summary does not hold what ended", out + junit)
+        # a CI job counting errors sees the run cut short: an error testcase, the counts, a property
+        if (f'<error type="Interrupted" message="interrupted by {sig}: 1 of 3 checks ended'
+                not in junit or 'errors="1"' not in junit
+                or '<property name="complete" value="false"/>' not in junit):
+            fail("the JUnit file does not say the run was interrupted", junit)
 
 
 def main():

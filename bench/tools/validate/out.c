@@ -333,6 +333,57 @@ static void junit_property(FILE *f, const char *name, const char *value)
 	fprintf(f, "\"/>\n");
 }
 
+/* "interrupted by SIGINT: 2 of 9 checks ended; the others did not run", or "" for a whole run. */
+static void junit_cut(const struct val_ctx *v, char *buf, size_t len)
+{
+	size_t ended = 0;
+
+	buf[0] = '\0';
+	if (!v->interrupted)
+		return;
+	for (size_t i = 0; i < v->n; i++)
+		ended += v->c[i].done;
+	snprintf(buf, len, "interrupted by %s: %zu of %zu checks ended; the others did not run",
+		 watch_sig_name(v->interrupted), ended, v->n);
+}
+
+/* Every testsuite's properties: the device, and on a run cut short, that it was (a reader that
+ * looks at one testsuite sees it too). */
+static void junit_properties(FILE *f, const struct val_ctx *v)
+{
+	char cut[160];
+
+	junit_cut(v, cut, sizeof(cut));
+	fprintf(f, "    <properties>\n");
+	junit_property(f, "device", v->dev->name);
+	junit_property(f, "driver", v->dev->driver);
+	junit_property(f, "platform", v->dev->platform_name);
+	junit_property(f, "complete", v->interrupted ? "false" : "true");
+	if (cut[0])
+		junit_property(f, "interrupted", cut);
+	fprintf(f, "    </properties>\n");
+}
+
+/*
+ * A run cut short by a signal: a testsuite of its own holding one testcase in error, so that a
+ * CI job that counts failures and errors (GitLab, Jenkins) never reads the checks that ended as
+ * a whole run that passed.
+ */
+static void junit_interrupted(FILE *f, const struct val_ctx *v)
+{
+	char cut[160];
+
+	junit_cut(v, cut, sizeof(cut));
+	fprintf(f, "  <testsuite name=\"bench-validate\" tests=\"1\" failures=\"0\" errors=\"1\" "
+		"skipped=\"0\" time=\"0.000\">\n");
+	junit_properties(f, v);
+	fprintf(f, "    <testcase classname=\"bench-validate\" name=\"bench-validate/interrupted\" "
+		"time=\"0.000\">\n      <error type=\"Interrupted\" message=\"");
+	xml_text(f, cut);
+	fprintf(f, "\">the run ended early: the checks that did not run are not in this file</error>\n"
+		"    </testcase>\n  </testsuite>\n");
+}
+
 static void junit_suite(FILE *f, const struct val_ctx *v, size_t i)
 {
 	unsigned n, fail, skip;
@@ -341,12 +392,9 @@ static void junit_suite(FILE *f, const struct val_ctx *v, size_t i)
 	junit_counts(v, v->c[i].suite, &n, &fail, &skip, &secs);
 	fprintf(f, "  <testsuite name=\"");
 	xml_text(f, v->c[i].suite);
-	fprintf(f, "\" tests=\"%u\" failures=\"%u\" errors=\"0\" skipped=\"%u\" time=\"%.3f\">\n"
-		"    <properties>\n", n, fail, skip, secs);
-	junit_property(f, "device", v->dev->name);
-	junit_property(f, "driver", v->dev->driver);
-	junit_property(f, "platform", v->dev->platform_name);
-	fprintf(f, "    </properties>\n");
+	fprintf(f, "\" tests=\"%u\" failures=\"%u\" errors=\"0\" skipped=\"%u\" time=\"%.3f\">\n",
+		n, fail, skip, secs);
+	junit_properties(f, v);
 	for (size_t j = i; j < v->n; j++)
 		if (v->c[j].done && strcmp(v->c[j].suite, v->c[i].suite) == 0)
 			junit_case(f, &v->c[j]);
@@ -370,7 +418,8 @@ bool val_write_junit(const struct val_ctx *v, const char *opt, struct outf *o, c
 	}
 	junit_counts(v, NULL, &n, &fail, &skip, &secs);
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"bench validate\" "
-		"tests=\"%u\" failures=\"%u\" errors=\"0\" skipped=\"%u\" time=\"%.3f\">\n", n, fail, skip, secs);
+		"tests=\"%u\" failures=\"%u\" errors=\"%u\" skipped=\"%u\" time=\"%.3f\">\n",
+		n + !!v->interrupted, fail, (unsigned)!!v->interrupted, skip, secs);
 	for (size_t i = 0; i < v->n; i++) {
 		bool first = v->c[i].done;
 		for (size_t j = 0; j < i && first; j++)
@@ -378,6 +427,8 @@ bool val_write_junit(const struct val_ctx *v, const char *opt, struct outf *o, c
 		if (first)
 			junit_suite(f, v, i);
 	}
+	if (v->interrupted)
+		junit_interrupted(f, v);
 	fprintf(f, "</testsuites>\n");
 	if (fclose(f) != 0) {
 		snprintf(err, len, "--%s: %s", opt, strerror(errno));

@@ -100,8 +100,29 @@ static bool reserve_csv(size_t which, char *err, size_t len)
 	return false;
 }
 
+/*
+ * The file's last line, a comment: whether the run was whole. While checks run the file is
+ * rewritten as each ends, so one a SIGKILL left says it was written mid-run; one a signal cut
+ * short names the signal. A reader that skips comments (deqp-runner) still sees only checks.
+ */
+static void csv_state(FILE *f, const struct val_ctx *v, bool last)
+{
+	size_t ended = 0;
+
+	for (size_t i = 0; i < v->n; i++)
+		ended += v->c[i].done;
+	if (v->interrupted)
+		fprintf(f, "# incomplete: interrupted by %s: %zu of %zu checks ended; the others did not "
+			"run\n", watch_sig_name(v->interrupted), ended, v->n);
+	else if (!last)
+		fprintf(f, "# incomplete: %zu of %zu checks ended so far (the run was still going)\n",
+			ended, v->n);
+	else
+		fprintf(f, "# complete: %zu of %zu checks ended\n", ended, v->n);
+}
+
 /* One file of NAME,STATUS,SECONDS lines: every check that ended, or the unexpected ones. */
-static bool write_csv(const struct val_ctx *v, size_t which, char *err, size_t len)
+static bool write_csv(const struct val_ctx *v, size_t which, bool last, char *err, size_t len)
 {
 	char *text = NULL;
 	size_t size = 0;
@@ -120,6 +141,7 @@ static bool write_csv(const struct val_ctx *v, size_t which, char *err, size_t l
 		if (c->done && (!which || val_unexpected(c->verdict)))
 			fprintf(f, "%s,%s,%.3f\n", c->id, val_mesa_status(c), c->secs);
 	}
+	csv_state(f, v, last);
 	ok = fclose(f) == 0;
 	if (!ok)
 		snprintf(err, len, "--results-dir %s: %s", outs.csv_path[which], strerror(errno));
@@ -135,7 +157,7 @@ bool val_results_write(const struct val_ctx *v, bool last, char *err, size_t len
 	/* a device or FIFO in place of a file takes the whole text once, at the end */
 	if ((outs.csv[0].stream || outs.csv[1].stream) && !last)
 		return true;
-	return write_csv(v, 0, err, len) && write_csv(v, 1, err, len);
+	return write_csv(v, 0, last, err, len) && write_csv(v, 1, last, err, len);
 }
 
 bool val_baseline_write(const struct val_ctx *v, char *err, size_t len)

@@ -7,12 +7,16 @@ usage: confirm_test.py BENCH CASE -- DEVICE ARGS
   confirm   a run against a baseline ten times faster than the device: every timed point
             regressed, each measured again once (two attempts agree at once), the document
             keeping the attempts and bench compare reading the same verdicts from it; exit 1
+  confirm-sigint  SIGINT while a confirmation round runs an entry again: exit 130, the suite's
+            document marked interrupted (during: confirmation), bench compare refusing it
+            (exit 2, naming it) and reading it with --allow-partial, saying it is partial
   usage     --confirm without --baseline, a baseline of another suite, --confirm out of range
 Exit 0 when every check passed.
 """
 import json
 import math
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -133,6 +137,42 @@ def case_confirm():
               f"confirm: bench compare reads the attempts: {v}", r)
 
 
+def case_confirm_sigint():
+    """SIGINT while a confirmation round runs an entry again: every entry had ended, so only the
+    document's `interrupted` says that the run was cut short; the readers refuse it."""
+    suite = {"name": "confirm-test", "entries": [
+        # --min-time: each pass of the point takes 3 s, long enough to be interrupted in
+        {"bench": "vecadd", "args": ["--groups", "2", "--slice", "16Ki", "--reps", "12",
+                                     "--min-time", "3", "--max-reps", "100000"]}]}
+    with bt.tmpdir() as d:
+        sf = bt.write_doc(os.path.join(d, "confirm-test.json"), suite)
+        first = os.path.join(d, "first.json")
+        bt.must_run([BENCH, "suite", sf, "--quiet", "--json", first] + DEVICE)
+        base = bt.load_doc(first)
+        for p in base["points"]:   # ten times faster than the device: every point regressed
+            t = p.get("time_ns")
+            if t:
+                t["samples"] = [x / 10 for x in t["samples"]]
+                t["median"] = bt.median(t["samples"])
+        bp = bt.write_doc(os.path.join(d, "fast.json"), base)
+        out = os.path.join(d, "new.json")
+        p = bt.start([BENCH, "suite", sf, "--baseline", bp, "--confirm", "2", "--json", out]
+                     + DEVICE)
+        bt.signal_when(p, "again, round 1 of 2", [signal.SIGINT], delay=0.5, timeout=120)
+        r = bt.finish(p, timeout=120)
+        check(r.code == 130, f"confirm-sigint: exit {r.code}, expected 130", r)
+        doc = bt.load_doc(out) if os.path.exists(out) else {}
+        check(doc.get("interrupted") == {"by": "SIGINT", "entries_done": 1, "entries_planned": 1,
+                                         "during": "confirmation"},
+              f"confirm-sigint: the suite's document marked interrupted: {doc.get('interrupted')}", r)
+        r = bt.run([BENCH, "compare", bp, out])
+        check(r.code == 2 and out in r.err and "interrupted" in r.err and "--allow-partial" in r.err,
+              f"confirm-sigint: bench compare refuses it, naming it: {r.err[-300:]}", r)
+        r = bt.run([BENCH, "compare", bp, out, "--allow-partial"])
+        check(r.code in (0, 1) and "partial: interrupted by SIGINT" in r.out + r.err,
+              f"confirm-sigint: --allow-partial reads it and says so: exit {r.code}", r)
+
+
 def case_usage():
     with bt.tmpdir() as d:
         sf = suite_file(d)
@@ -147,7 +187,8 @@ def case_usage():
             check(r.code == 2 and msg in r.err, f"usage: {args}: exit {r.code}: {r.err[-300:]}", r)
 
 
-CASES = {"baseline": case_baseline, "confirm": case_confirm, "usage": case_usage}
+CASES = {"baseline": case_baseline, "confirm": case_confirm, "confirm-sigint": case_confirm_sigint,
+         "usage": case_usage}
 
 if __name__ == "__main__":
     if CASE not in CASES:

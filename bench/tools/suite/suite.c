@@ -34,6 +34,7 @@ struct suite_run {
 	struct outf json, csv, dir_suite, *dir_entry;
 	char *dir_suite_path;
 	bool running;                 /* entries are being run: an exit writes what there is */
+	bool confirming;              /* --baseline's rounds are running entries again */
 	struct suite_confirm confirm; /* --baseline (path NULL: none) */
 	struct cmp_doc calib;         /* --calibration (path NULL: none) */
 };
@@ -120,9 +121,14 @@ static json_t *noise_json(const struct suite_run *sr)
 	return m;
 }
 
-/* Whether the suite stopped early: a run interrupted, or entries not run. */
+/*
+ * Whether the suite stopped early: a run interrupted, entries not run, or a signal while
+ * --baseline's confirmation rounds ran again entries that had all ended (their verdicts unsettled).
+ */
 static bool interrupted(const struct suite_run *sr)
 {
+	if (watch_signal())
+		return true;
 	for (size_t i = 0; i < sr->done; i++)
 		if (json_object_get(sr->docs[i], "interrupted"))
 			return true;
@@ -155,10 +161,14 @@ static json_t *suite_json(const struct suite_run *sr)
 		}
 	}
 	json_object_set_new(doc, "runs", runs);
-	if (interrupted(sr))
-		json_object_set_new(doc, "interrupted", json_pack("{s:s, s:I, s:I}", "by",
+	if (interrupted(sr)) {
+		json_t *it = json_pack("{s:s, s:I, s:I}", "by",
 			watch_signal() ? watch_sig_name(watch_signal()) : sr->running ? "timeout" : "error",
-			"entries_done", (json_int_t)sr->done, "entries_planned", (json_int_t)sr->su.n));
+			"entries_done", (json_int_t)sr->done, "entries_planned", (json_int_t)sr->su.n);
+		if (sr->confirming)   /* every entry ended: what was cut short is the re-measuring */
+			json_object_set_new(it, "during", json_string("confirmation"));
+		json_object_set_new(doc, "interrupted", it);
+	}
 	json_object_set_new(doc, "time_origin", harness_origin_json(&sr->sess));
 	json_object_set_new(doc, "suite_s", json_real((time_now_ns() - sr->t0) / 1e9));
 	json_object_set_new(doc, "points", points);
@@ -375,13 +385,28 @@ static int run_entries(struct suite_run *sr)
  * new points the flagged points' attempts; then the verdicts (an exit code: 1 where a point
  * regressed or failed).
  */
+/*
+ * The suite's document as the confirmation judges it: a signal during the rounds marks the
+ * document written (interrupted, during: confirmation), not the points judged, every entry
+ * having ended; the verdicts are of what was measured.
+ */
+static json_t *judged_json(const struct suite_run *sr)
+{
+	json_t *doc = suite_json(sr);
+	json_t *it = json_object_get(doc, "interrupted");
+
+	if (it && json_object_get(it, "during"))
+		json_object_del(doc, "interrupted");
+	return doc;
+}
+
 static int confirm_rounds(struct suite_run *sr)
 {
 	bool *again = bench_zalloc(sr->su.n * sizeof(*again));
 	int rc;
 
 	for (unsigned round = 0; round < sr->confirm.rounds && !watch_signal(); round++) {
-		json_t *doc = suite_json(sr);
+		json_t *doc = judged_json(sr);
 		size_t n = confirm_flag(&sr->confirm, doc, again, sr->done);
 		json_decref(doc);
 		if (!n)
@@ -406,7 +431,7 @@ static int confirm_rounds(struct suite_run *sr)
 		}
 	}
 	free(again);
-	json_t *doc = suite_json(sr);
+	json_t *doc = judged_json(sr);
 	rc = confirm_report(&sr->confirm, doc, sr->o->shared.co.quiet);
 	json_decref(doc);
 	return rc;
@@ -525,6 +550,7 @@ static int suite_main(void *opts)
 	rc = run_entries(sr);
 	if (o->baseline && !watch_signal() && sr->done == sr->su.n) {
 		watch_release_finish();
+		sr->confirming = true;
 		int crc = confirm_rounds(sr);
 		watch_claim_finish();
 		rc = watch_signal() ? watch_exit_code(watch_signal()) : rc != EXIT_OK ? rc : crc;

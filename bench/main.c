@@ -212,8 +212,8 @@ int main(int argc, char **argv)
 		build_info_print(stdout);
 		return EXIT_OK;
 	}
+	cli_cmd = argv[1];   /* an alias's messages (and the resolving's own) name the command as typed */
 	if ((row = bench_row_resolve(argc - 1, argv + 1))) {
-		cli_cmd = argv[1];   /* an alias's messages name the command as typed */
 		return bench_row_main(row, argc - 1, argv + 1);
 	}
 	if ((tool = tool_find(argv[1]))) {

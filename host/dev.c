@@ -419,6 +419,20 @@ static int match_index(const struct dev_name *d, size_t n, const char *spec, cha
 	return -1;
 }
 
+/*
+ * 'all', 'gpu' and 'cpu' where one device is asked for (bench info, model, validate, an item of a
+ * list): where they are taken instead. true with err written when spec is one of them.
+ */
+static bool keyword_misplaced(const char *spec, const char *found, char *err, size_t errlen)
+{
+	if (strcasecmp(spec, "all") != 0 && strcasecmp(spec, "gpu") != 0 && strcasecmp(spec, "cpu") != 0)
+		return false;
+	snprintf(err, errlen, "'%s' names a set of devices, which only a benchmark and bench suite take, "
+		 "and only as the whole --device value (not an item of a list); here give one device: "
+		 "an index, platform:device or a name%s", spec, found);
+	return true;
+}
+
 int dev_match(const struct dev_name *devs, size_t n, const char *spec, int *code, char *err,
 	      size_t errlen)
 {
@@ -436,6 +450,20 @@ int dev_match(const struct dev_name *devs, size_t n, const char *spec, int *code
 			 "or platform name, or part of one%s", found);
 	} else if ((idx = match_index(devs, n, spec, err, errlen)) == -1) {
 		strncat(err, found, errlen - strlen(err) - 1);
+	} else if (idx == -2 && keyword_misplaced(spec, found, err, errlen)) {
+		/* a single device that the keyword names as a name ('cpu' with one CPU) is taken */
+		for (enum match_tier t = TIER_NAME; t < N_TIERS; t++) {
+			size_t hits = 0;
+			for (size_t i = 0; i < n; i++)
+				if (tier_matches(&devs[i], t, spec)) {
+					hits++;
+					idx = (int)i;
+				}
+			if (hits == 1)
+				return idx;
+			if (hits > 1)
+				break;
+		}
 	} else if (idx == -2) {
 		for (enum match_tier t = TIER_NAME; t < N_TIERS; t++) {
 			size_t hits = 0;

@@ -73,6 +73,36 @@ static bool option_given(const struct bench_row *row, const char *opt, int argc,
 	return given;
 }
 
+/* Whether row's own table holds an option called name. */
+static bool takes(const struct bench_row *row, const char *name)
+{
+	for (size_t i = 0; row->cmd.opts[i].kind != CLI_END; i++)
+		if (strcmp(row->cmd.opts[i].name, name) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * An option of the command's own form that its alias does not take (bench occupancy --waves
+ * --check-driver): refused naming the form it belongs to, where the alias's parser could only
+ * call it unknown though the command's --help lists it.
+ */
+static void alien_options(const struct bench_row *row, size_t a, int argc, char **argv)
+{
+	for (size_t i = 0; row->cmd.opts[i].kind != CLI_END; i++) {
+		const char *name = row->cmd.opts[i].name, *v = NULL;
+		if (takes(aliases[a].row, name) || !option_given(row, name, argc, argv, &v))
+			continue;
+		if (aliases[a].value)
+			cli_usage_error("--%s does not apply to --%s %s (bench %s): it is an option of "
+					"bench %s's other forms", name, aliases[a].opt, aliases[a].value,
+					aliases[a].row->cmd.name, row->cmd.name);
+		cli_usage_error("--%s does not apply to --%s (bench %s): it is an option of bench %s "
+				"without --%s", name, aliases[a].opt, aliases[a].row->cmd.name,
+				row->cmd.name, aliases[a].opt);
+	}
+}
+
 const struct bench_row *bench_row_resolve(int argc, char **argv)
 {
 	const struct bench_row *row = bench_row_find(argv[0]);
@@ -81,8 +111,10 @@ const struct bench_row *bench_row_resolve(int argc, char **argv)
 		const char *v = NULL;
 		if (strcmp(aliases[i].name, row->cmd.name) == 0 &&
 		    option_given(row, aliases[i].opt, argc, argv, &v) &&
-		    (!aliases[i].value || (v && strcmp(v, aliases[i].value) == 0)))
+		    (!aliases[i].value || (v && strcmp(v, aliases[i].value) == 0))) {
+			alien_options(row, i, argc, argv);
 			return aliases[i].row;
+		}
 	}
 	return row;
 }

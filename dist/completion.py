@@ -117,6 +117,18 @@ _bench() {
 		COMPREPLY=($(compgen -W "$(for e in $spec; do [[ $e == -* ]] && echo "${e%%=*}"; done)" -- "$cur"))
 		return 0
 	fi
+	# @first=W,W: the words the first operand is one of (bench export lnt|otava), then files
+	for e in $spec; do
+		[[ $e == @first=* ]] || continue
+		local i first=1
+		for ((i = 2; i < COMP_CWORD; i++)); do
+			[[ ,${e#*=}, == *,"${COMP_WORDS[i]}",* ]] && first=0
+		done
+		if ((first)); then
+			_bench_value "${COMP_WORDS[0]}" "words:${e#*=}" "$cur"
+			return 0
+		fi
+	done
 	for e in $spec; do
 		[[ $e == @operands=* ]] && _bench_value "${COMP_WORDS[0]}" "${e#*=}" "$cur"
 	done
@@ -147,6 +159,18 @@ def how(o):
     return "none"
 
 
+def first_words(c):
+    """The words a command's first operand is one of, from its synopsis's lines
+    (`usage: bench export lnt DOC...`, `bench export otava ...`): a lowercase word right after
+    the command's name; none where the first operand is a placeholder (FILE, DOC)."""
+    words = []
+    for line in c["synopsis"].splitlines():
+        m = re.match(r"\s*(?:usage: )?bench " + re.escape(c["name"]) + r" ([a-z][a-z0-9-]*)(\s|$)", line)
+        if m and m.group(1) not in words:
+            words.append(m.group(1))
+    return words
+
+
 def spec(c):
     opts = c["options"] + [o for group in c["shared_options"].values() for o in group]
     out = []
@@ -157,6 +181,8 @@ def spec(c):
         if o["short"]:
             out.append(f"-{o['short']}={how(o)}")
     out.append("--help=flag")
+    if c["operands"] and first_words(c):
+        out.append("@first=" + ",".join(first_words(c)))
     if c["operands"]:
         out.append("@operands=" + ("suites" if c["name"] == "suite" else "file"))
     return " ".join(out)

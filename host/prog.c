@@ -190,6 +190,13 @@ static char *expand(const char *dir, const char *name, int depth, char *err, siz
 	src = load_file(dir, name, err, errlen);
 	if (!src)
 		return NULL;
+	/* an empty copy otherwise reaches clCreateKernel as CL_INVALID_KERNEL_NAME, no file named */
+	if (dir && depth == 0 && !src[strspn(src, " \t\r\n")]) {
+		snprintf(err, errlen, "kernel file '%s/%s' (from --kernels) is empty: it defines no "
+			 "kernel; give a copy of bench's kernels/%s", dir, name, name);
+		free(src);
+		return NULL;
+	}
 	if (!append_line(&out, &len, &cap, 1, name)) {
 		free(src);
 		return NULL;

@@ -53,6 +53,11 @@ def cases(bench, cmds, files_dir):
                 first = o["names"][0]
                 out.append((q([bench, c["name"], "--" + o["name"], first + ","]),
                             {first + "," + n for n in names - {first}}, True))
+    # bench export's first operand is its format (from its synopsis), then documents
+    out.append((q([bench, "export", ""]), {"lnt", "otava"}, True))
+    out.append((q([bench, "export", "o"]), {"otava"}, True))
+    out.append((q([bench, "export", "lnt", os.path.join(files_dir, "do")]),
+                {os.path.join(files_dir, "doc.json")}, True))
     out.append((q([bench, "vecadd", "--quiet", "--re"]), {"--reps", "--require-device"}, True))
     out.append((q([bench, "vecadd", "--json", os.path.join(files_dir, "do")]),
                 {os.path.join(files_dir, "doc.json")}, True))

@@ -35,6 +35,28 @@ void outf_force_named(bool on)
 	force_named = on;
 }
 
+/*
+ * The scratch folder of a command that hands files to another program (bench history's to
+ * Otava): its path and its files' paths, fixed while `scratch_live` is set, so that a signal
+ * handler may unlink them and remove the folder with nothing but unlink() and rmdir().
+ */
+#define SCRATCH_FILES 8
+static struct {
+	char dir[4096];
+	char file[SCRATCH_FILES][4200];
+	size_t n;
+} scratch;
+static atomic_bool scratch_live;
+
+static void scratch_remove_signal(void)
+{
+	if (!atomic_exchange(&scratch_live, false))
+		return;
+	for (size_t i = 0; i < scratch.n; i++)
+		unlink(scratch.file[i]);
+	rmdir(scratch.dir);
+}
+
 void outf_abort_all_signal(void)
 {
 	int saved = errno;
@@ -44,6 +66,7 @@ void outf_abort_all_signal(void)
 		if (tmp)
 			unlink(tmp);
 	}
+	scratch_remove_signal();
 	errno = saved;
 }
 
@@ -78,6 +101,40 @@ static void install_handlers(void)
 		    !(old.sa_flags & SA_SIGINFO))
 			sigaction(ending_signals[i], &sa, NULL);
 	}
+}
+
+bool outf_scratch_make(const char *prefix, const char *const *names, char *dir, size_t len,
+		       char *err, size_t errlen)
+{
+	static atomic_bool at_exit;
+	const char *tmp = getenv("TMPDIR");
+	size_t n = 0;
+
+	if (atomic_load(&scratch_live)) {
+		snprintf(err, errlen, "bench bug: a second scratch folder");
+		return false;
+	}
+	install_handlers();
+	if (!atomic_exchange(&at_exit, true))
+		atexit(outf_scratch_remove);   /* an exit on an error leaves no folder either */
+	snprintf(scratch.dir, sizeof(scratch.dir), "%s/%s-XXXXXX", tmp && *tmp ? tmp : "/tmp", prefix);
+	for (; names[n] && n < SCRATCH_FILES; n++)
+		snprintf(scratch.file[n], sizeof(scratch.file[n]), "%s/%s", scratch.dir, names[n]);
+	scratch.n = n;
+	if (!mkdtemp(scratch.dir)) {
+		snprintf(err, errlen, "cannot make a temporary folder %s: %s", scratch.dir, strerror(errno));
+		return false;
+	}
+	for (size_t i = 0; i < n; i++)   /* the X's are filled in now */
+		snprintf(scratch.file[i], sizeof(scratch.file[i]), "%s/%s", scratch.dir, names[i]);
+	atomic_store(&scratch_live, true);
+	snprintf(dir, len, "%s", scratch.dir);
+	return true;
+}
+
+void outf_scratch_remove(void)
+{
+	scratch_remove_signal();
 }
 
 static bool named_add(char *tmp)

@@ -83,6 +83,17 @@ void outf_abort(struct outf *o);
  */
 void outf_abort_all_signal(void);
 /*
+ * A scratch folder TMPDIR/PREFIX-XXXXXX (/tmp without TMPDIR) for files handed to another
+ * program, its path into dir; names (NULL-ended, at most 8) the files it may hold. It is
+ * removed, those files first, by outf_scratch_remove, at exit, by outf_abort_all_signal and by
+ * a signal that ends the process, so that no error or interrupt leaves it behind. One at a
+ * time; false with err written where it cannot be made.
+ */
+bool outf_scratch_make(const char *prefix, const char *const *names, char *dir, size_t len,
+		       char *err, size_t errlen);
+/* Removes the scratch folder and its files, if one exists. */
+void outf_scratch_remove(void);
+/*
  * True when a and b name the same file: the same device and inode where both exist ("-" is
  * standard output, /dev/fd/N descriptor N), else the same path once the folder is resolved with
  * realpath. False when either is "" or NULL.

@@ -13,6 +13,9 @@ usage: history_test.py BENCH CASE -- DEVICE ARGS
             an input, a document given twice or cut short, a folder's *.json that does not
             read; export otava with --order, --config over -o or an input (exit 2, nothing
             written), a document cut short (read with --allow-partial, named)
+  otava-fails  Otava failing (exit 1, exit 0 without a report): exit 3 naming Otava and its
+            status, never 1; SIGINT while it runs; no bench-history-* folder left in TMPDIR
+            after any (no Otava needed: scripts play it)
 Skipped (77) where Apache Otava is not installed (scripts/setup.sh puts it in .deps/otava).
 """
 import copy
@@ -213,7 +216,42 @@ def case_usage():
               "export otava --allow-partial: the run cut short named", r)
 
 
-CASES = {"step": case_step, "usage": case_usage}
+def case_otava_fails():
+    """Otava that fails or is interrupted, played by scripts (no Otava needed)."""
+    with bt.tmpdir() as d:
+        tmp = os.path.join(d, "tmp")
+        os.makedirs(tmp)
+        docs = []
+        for i in range(3):
+            docs.append(os.path.join(d, f"r{i}.json"))
+            bt.must_run([BENCH, "vecadd", "--groups", "1,2", "--reps", "3", "--quiet", "--json",
+                         docs[-1]] + DEVICE)
+        left = lambda: [f for f in os.listdir(tmp) if f.startswith("bench-history-")]  # noqa: E731
+        # exit 1 is "a series became slower": Otava's own failure is 3, named, with its status
+        for otava, status in (("/bin/false", "exit status 1"),
+                              ("/bin/true", "exit status 0 but no report")):
+            r = bt.run([BENCH, "history"] + docs, env={"BENCH_OTAVA": otava, "TMPDIR": tmp})
+            check(r.code == 3 and "Apache Otava failed" in r.err and otava in r.err and status in r.err,
+                  f"otava-fails: {otava}: exit {r.code}, expected 3 naming Otava and {status!r}", r)
+            check(not left(), f"otava-fails: {otava}: a temporary folder left: {left()}")
+        # SIGINT while Otava runs (the script says it started, then waits): no folder left
+        mark = os.path.join(d, "started")
+        slow = os.path.join(d, "slow-otava")
+        Path(slow).write_text(f"#!/bin/sh\ntouch '{mark}'\nexec sleep 600\n")
+        os.chmod(slow, 0o755)
+        p = bt.start([BENCH, "history"] + docs, env={"BENCH_OTAVA": slow, "TMPDIR": tmp})
+        for _ in range(600):   # until the script has started (bounded, not a time limit)
+            if os.path.exists(mark) or p.poll() is not None:
+                break
+            bt.time.sleep(0.1)
+        check(left() != [] or p.poll() is not None, "otava-fails: the folder exists while Otava runs")
+        p.send_signal(bt.signal.SIGINT)
+        r = bt.finish(p, timeout=60)
+        check(r.code == -2 or r.code == 130, f"otava-fails: SIGINT: exit {r.code}", r)
+        check(not left(), f"otava-fails: SIGINT: a temporary folder left: {left()}")
+
+
+CASES = {"step": case_step, "usage": case_usage, "otava-fails": case_otava_fails}
 
 if __name__ == "__main__":
     if CASE not in CASES:

@@ -27,6 +27,8 @@
 extern char **environ;
 
 #define HISTORY_MIN_RUNS 3
+/* Otava itself failed (exit status, signal, no report): neither a verdict (0, 1) nor bad input */
+#define HISTORY_EXIT_OTAVA 3
 #define OTAVA_HINT "pip install apache-otava==0.8.0 (scripts/setup.sh installs it into .deps/otava)"
 
 struct history_opts {
@@ -309,9 +311,19 @@ static json_t *analyze(const char *otava, const char *dir, const struct history_
 	if (rc == 0 && line)
 		j = jf_parse(line, strlen(line), why, sizeof(why));
 	if (!json_is_array(json_object_get(j, "bench"))) {
-		char *e = slurp(err);
-		cli_die(EXIT_FAIL, "%s analyze failed (exit %d%s%s): %s", otava, rc, j || rc ? "" : "; its "
-			"report: ", j || rc ? "" : why, e && *e ? e : text ? text : "no output");
+		char *e = slurp(err), status[600];
+		if (rc < 0)
+			snprintf(status, sizeof(status), "it could not be started");
+		else if (rc > 128)
+			snprintf(status, sizeof(status), "it was killed by signal %d", rc - 128);
+		else if (rc)
+			snprintf(status, sizeof(status), "exit status %d", rc);
+		else
+			snprintf(status, sizeof(status), "exit status 0 but no report: %s",
+				 why[0] ? why : "no JSON line on its standard output");
+		/* not 1, which says a series became slower: Otava's own failure is no verdict */
+		cli_die(HISTORY_EXIT_OTAVA, "Apache Otava failed, so no series was analyzed: %s analyze: "
+			"%s; its output: %s", otava, status, e && *e ? e : text && *text ? text : "none");
 	}
 	json_t *a = json_incref(json_object_get(j, "bench"));
 	json_decref(j);
@@ -413,8 +425,8 @@ static json_t *series_json(const struct series *s)
  * in every run (--allow-partial: an empty document), nothing to analyze. */
 static bool analyze_series(struct series *s, const char *otava, const struct history_opts *o)
 {
-	const char *tmp = getenv("TMPDIR");
-	char dir[4096], csv_path[4200], cfg_path[4200], since[32];
+	static const char *const names[] = { "runs.csv", "otava.yaml", "out", "err", NULL };
+	char dir[4096], csv_path[4200], cfg_path[4200], since[32], err[4400];
 	char *csv = otava_csv(s->docs, s->n, &s->metrics, &s->left);
 
 	s->suspect = 0;
@@ -424,9 +436,9 @@ static bool analyze_series(struct series *s, const char *otava, const struct his
 		free(csv);
 		return false;
 	}
-	snprintf(dir, sizeof(dir), "%s/bench-history-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(dir))
-		cli_die(EXIT_FAIL, "cannot make a temporary folder in %s: %s", dir, strerror(errno));
+	/* removed by outf_scratch_remove, at exit (Otava failing) and on a signal alike */
+	if (!outf_scratch_make("bench-history", names, dir, sizeof(dir), err, sizeof(err)))
+		cli_die(EXIT_FAIL, "%s", err);
 	snprintf(csv_path, sizeof(csv_path), "%s/runs.csv", dir);
 	snprintf(cfg_path, sizeof(cfg_path), "%s/otava.yaml", dir);
 	json_t *cfg = otava_config("bench", csv_path, s->metrics);
@@ -439,13 +451,7 @@ static bool analyze_series(struct series *s, const char *otava, const struct his
 	free(csv);
 	free(cfg_text);
 	json_decref(cfg);
-	const char *names[] = { "runs.csv", "otava.yaml", "out", "err" };
-	for (size_t i = 0; i < 4; i++) {
-		char f[4300];
-		snprintf(f, sizeof(f), "%s/%s", dir, names[i]);
-		unlink(f);
-	}
-	rmdir(dir);
+	outf_scratch_remove();
 	return true;
 }
 
@@ -573,7 +579,8 @@ const struct bench_tool history_tool = {
 			"  writes the same CSV). Prints, for each series, the runs from which points\n"
 			"  changed, by how much, and Otava's p-value. Needs 3 runs or more; Otava from\n"
 			"  BENCH_OTAVA, PATH or a build tree's .deps/otava (exit 77 without it). Exit\n"
-			"  1 where a point's series became slower, 0 otherwise. Every document is read\n"
+			"  1 where a point's series became slower, 0 otherwise, 3 where Otava itself\n"
+			"  fails (its status named). Every document is read\n"
 			"  as bench compare reads it: one that does not read, or an interrupted or\n"
 			"  empty one (unless --allow-partial), is exit 2 naming it.\n",
 		.opts = history_cli,

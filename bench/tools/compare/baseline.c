@@ -338,8 +338,15 @@ static int baseline_main(void *opts)
 		bench_input(what, o->operands.v[i]);
 	}
 	bench_output(&out, "-o", o->output);
-	for (size_t i = 0; i < o->operands.n; i++)
+	for (size_t i = 0; i < o->operands.n; i++) {
 		cmp_doc_load(&d[i], o->operands.v[i]);
+		/* a baseline's samples are its runs' already: as a run they would count twice */
+		if (json_object_get(d[i].root, "baseline"))
+			cli_die(EXIT_USAGE, "%s (run %zu) is a baseline, not a run: its points pool "
+				"the samples of %lld runs already; give the runs themselves", d[i].path,
+				i + 1, (long long)json_integer_value(json_object_get(
+					json_object_get(d[i].root, "baseline"), "runs")));
+	}
 	same_runs(d, o->operands.n, o->allow_different_device);
 	json_t *doc = make_baseline(d, o->operands.n);
 	if (!res_write_json(&out, doc, err, sizeof(err))) {

@@ -119,6 +119,11 @@ def bad_docs(d):
         "interrupted": (json.dumps(doc(interrupted={"by": "SIGINT", "points_done": 1,
                                                     "points_planned": 3})), "--allow-partial"),
         "empty-points": (json.dumps(doc(0)), "--allow-partial"),
+        "interrupted-confirmation": (json.dumps(doc(interrupted={
+            "by": "SIGINT", "entries_done": 1, "entries_planned": 1, "during": "confirmation"})),
+            "--allow-partial"),
+        "interrupted-timeout": (json.dumps(doc(interrupted={"by": "timeout", "points_done": 0,
+                                                            "points_planned": 2})), "interrupted"),
         "negative-sample": (good.replace("[1000.0,", "[-1000.0,", 1), "samples[0]"),
         "string-median": (good.replace('"median": 1004.5', '"median": "fast"', 1), "median"),
         "compare-kind": (json.dumps(doc(kind="compare")), "kind"),
@@ -165,7 +170,8 @@ def reader_cases(d, good):
                 continue   # a model of a named GPU: drawn by the report (valid)
             if reader == "history" and name == "folder":
                 continue   # a folder is one history's documents (below)
-            if reader == "suite-baseline" and name in ("interrupted", "empty-points", "compare-kind"):
+            if reader == "suite-baseline" and name in ("interrupted", "empty-points", "compare-kind",
+                                                      "interrupted-confirmation", "interrupted-timeout"):
                 must_r = must
             else:
                 must_r = must
@@ -338,6 +344,65 @@ def env_cases(d, good):
     return [c for c in out if c]
 
 
+def last_cases(d, good):
+    """The last wrong and unclear answers of a new user's tries (issue 36), each at its cause."""
+    base = bt.write_doc(os.path.join(d, "a-baseline.json"),
+                        doc(baseline={"runs": 3, "documents": ["r1", "r2", "r3"], "spread": {}}))
+    emptyk = os.path.join(d, "empty-kernels")
+    os.makedirs(emptyk)
+    open(os.path.join(emptyk, "vecadd.cl"), "w").close()
+    tmp = {"TMPDIR": d}
+    three = [good, copy_of(good, 2), copy_of(good, 3)]
+    out = [
+        # Otava failing is no verdict: never exit 1 ("slower"), never a folder left in TMPDIR
+        Case("history: Otava exits 1", ["history"] + three, code=3, env=dict(tmp, BENCH_OTAVA="/bin/false"),
+             must=("Apache Otava failed", "/bin/false", "exit status 1"), inputs=[good]),
+        Case("history: Otava exits 0 without a report", ["history"] + three, code=3,
+             env=dict(tmp, BENCH_OTAVA="/bin/true"), must=("Apache Otava failed", "no report"),
+             inputs=[good]),
+        Case("history: BENCH_OTAVA not executable", ["history"] + three, code=77,
+             env=dict(tmp, BENCH_OTAVA=good), must=("is not an executable file",), inputs=[good]),
+        # a baseline given as one of its runs would count its samples twice
+        Case("baseline: a baseline as run 3", ["baseline", good, copy_of(good, 2), base, "-o",
+                                               os.path.join(d, "b")],
+             must=("a-baseline.json (run 3) is a baseline, not a run", "3 runs"), inputs=[good, base]),
+        Case("baseline: a baseline as run 1", ["baseline", base, good, copy_of(good, 2), "-o",
+                                               os.path.join(d, "b")],
+             must=("(run 1) is a baseline",), inputs=[good, base]),
+        Case("vecadd --kernels nodir", ["vecadd", "--kernels", os.path.join(d, "nodir"), "--device",
+                                        DEVICE], must=("nodir", "not a readable folder")),
+        Case("model --gpu tgl --kernel nosuch:row", ["model", "--gpu", "tgl", "--kernel", "nosuch:row"],
+             must=("no row 'nosuch'",), env={"PATH": "/nonexistent"}),
+        Case("--groups factor x0", ["vecadd", "--groups", "1..8:x0", "--device", DEVICE],
+             must=("'1..8:x0'", "a factor of 0 never grows", "2 or more")),
+        Case("--groups factor x1", ["vecadd", "--groups", "1..8:x1", "--device", DEVICE],
+             must=("'1..8:x1'",)),
+        Case("info under HOME=/proc: the platform lost", ["info"], code=0,
+             env={"HOME": "/proc", "XDG_CACHE_HOME": ""},
+             must=("PoCL is registered", "POCL_CACHE_DIR")),
+        Case("an empty kernel file", ["vecadd", "--kernels", emptyk, "--groups", "1", "--device", DEVICE],
+             code=1, must=(os.path.join(emptyk, "vecadd.cl"), "is empty")),
+        Case("occupancy --waves --check-driver", ["occupancy", "--waves", "--check-driver", "--device",
+                                                   DEVICE], must=("--check-driver does not apply to --waves",)),
+        Case("occupancy --check-driver --waves", ["occupancy", "--check-driver", "--waves", "--device",
+                                                   DEVICE], must=("--check-driver does not apply to --waves",)),
+        Case("occupancy --waves --check-d (abbreviated)", ["occupancy", "--waves", "--check-d",
+                                                            "--device", DEVICE],
+             must=("--check-driver does not apply to --waves",)),
+    ]
+    # device keywords where one device is asked for, or inside a list
+    for kw in ("all", "gpu", "cpu", "ALL"):
+        for where, argv in (("info", ["info", "--device", kw]),
+                            ("model", ["model", "--gpu", "live", "--device", kw]),
+                            ("validate", ["validate", "--list", "--device", kw]),
+                            ("a list", ["vecadd", "--groups", "1", "--device", f"0,{kw}"]),
+                            ("a list's head", ["vecadd", "--groups", "1", "--device", f"{kw},0"]),
+                            ("a validate run", ["validate", "--device", kw, "--filter", "api/*"])):
+            out.append(Case(f"--device {kw} in {where}", argv,
+                            must=(f"'{kw}' names a set of devices", "only as the whole --device value")))
+    return out
+
+
 def held_cases(d, good):
     held = os.path.join(d, "held-fifo")
     os.mkfifo(held)
@@ -399,7 +464,7 @@ def judge(c, d):
     for p, k in c.kinds:
         if kind(p) != k:
             why.append(f"{p} is no longer a {k}")
-    left = [f for f in os.listdir(d) if ".tmp." in f]
+    left = [f for f in os.listdir(d) if ".tmp." in f or f.startswith("bench-history-")]
     if left:
         why.append(f"left behind {left}")
     if c.code == 2 and secs > 10:
@@ -412,7 +477,7 @@ def main():
     with bt.tmpdir(prefix="bench-misuse-") as d:
         good = bt.write_doc(os.path.join(d, "good.json"), doc())
         cases = (option_cases(cmds) + reader_cases(d, good) + strict_file_cases(d) +
-                 output_cases(d, good) + fleet_cases(d) + env_cases(d, good) +
+                 output_cases(d, good) + fleet_cases(d) + env_cases(d, good) + last_cases(d, good) +
                  held_cases(d, good) + stdout_cases(good))
         if "--list" in sys.argv:
             for c in cases:

@@ -33,11 +33,17 @@ static int info_main(void *opts)
 	const struct dev_info *one = NULL;
 	struct dev_list l;
 	json_t *arr;
+	char lost[1536];
 
 	if (o->device || o->dflt)
 		one = bench_device(&l, o->device);
 	else
 		bench_device(&l, NULL);   /* the list, or exit 77 without any device */
+	/* a registered driver that gave no platform (PoCL under a read-only HOME): said on stderr,
+	 * the list on stdout staying what the drivers gave */
+	dev_lost_hint(&l, lost, sizeof(lost));
+	if (lost[0])
+		fprintf(stderr, "bench info: %s\n", lost + 1);
 	arr = json_array();
 	for (unsigned i = 0; i < l.n; i++) {
 		if (one && one != &l.d[i])

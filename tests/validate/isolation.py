@@ -7,7 +7,8 @@ CASE is one of (the stub cases run under tests/stub-icd/stub_run.py, with its fa
                vecadd/v1 is Crash (the signal's name and the child's last line, the stub's own),
                the API check after it passes, exit 1; results.csv and JUnit say so; the same
                with --checks-per-process 1
-  hang-driver  the stub's clFinish never returns: Timeout after --check-timeout, the run goes on
+  hang-driver  the stub's clFinish never returns: Timeout after --check-timeout, the run goes on;
+               half way (5 s) a line on stderr says that bench waits, and until when
   hang-kernel  a --kernels copy whose vecadd kernel spins forever, on the real driver: Timeout
   flake        the stub crashes in one process only (--once): the re-run passes, Flake, exit 0
   sigint       SIGINT while a check spins: exit 130, the checks that ended written (results.csv,
@@ -123,6 +124,12 @@ def check_crash_or_hang(case, code, out, d):
         fail("the table does not give the signal and the child's last output", out)
     if case != "crash" and "(--check-timeout)" not in out:
         fail("the table does not say the check ran past --check-timeout", out)
+    # a hung check is never a silent wait: half its --check-timeout in, bench says it waits and
+    # until when (the clock time), then what happens
+    if case != "crash" and not re.search(
+            re.escape(f"bench validate: {first} still running after 5 s; waiting until ") +
+            r"\d\d:\d\d:\d\d UTC \(--check-timeout 10 s\), then its process is killed", out):
+        fail("no line saying that bench waits for the hung check, and until when", out)
     if case == "hang-driver" and "a call that never returns in clFinish" not in out:
         fail("the child's last output is not quoted", out)
     junit = open(os.path.join(d, "j.xml")).read()

@@ -34,6 +34,7 @@
 #include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define RESULT_FD 3
@@ -369,6 +370,35 @@ static void judge_end(struct val_check *c, int status, const char *log)
 		 code == EXIT_OK ? "bench bug: the check's process exited" : "exit", code, tail);
 }
 
+/*
+ * A check that has run for half its --check-timeout (at most 10 s): one line on stderr saying
+ * that bench waits for it and when it gives up (the clock time, UTC), and what happens then, so
+ * that a hung check is never a silent wait of minutes. The first wait ends at that point, the
+ * second at the deadline; a line half read is kept across both.
+ */
+static enum wait_end wait_noticed(const struct val_ctx *v, struct val_children *k,
+				  const struct val_check *c, unsigned timeout_s, int *sig)
+{
+	double t0 = time_now_ns(), deadline = t0 + timeout_s * 1e9;
+	unsigned after = timeout_s / 2 < 10 ? timeout_s / 2 : 10;
+	enum wait_end end;
+
+	if (!after || (end = wait_line(k, t0 + after * 1e9, sig)) == TIMED_OUT) {
+		time_t due = time(NULL) + (time_t)(timeout_s - after);
+		struct tm tm;
+		char when[16];
+		gmtime_r(&due, &tm);
+		strftime(when, sizeof(when), "%H:%M:%S", &tm);
+		if (after)
+			fprintf(stderr, "bench validate: %s still running after %u s; waiting until %s UTC "
+				"(--check-timeout %u s), then its process is killed and it is a Timeout%s\n",
+				c->id, after, when, timeout_s, v->o->flake_runs ? " (run again where "
+				"--flake-runs allows)" : "");
+		end = wait_line(k, deadline, sig);
+	}
+	return end;
+}
+
 int val_child_run(struct val_ctx *v, struct val_check *c, unsigned timeout_s)
 {
 	struct val_children *k = v->children ? v->children : (v->children = children_setup(v));
@@ -380,7 +410,7 @@ int val_child_run(struct val_ctx *v, struct val_check *c, unsigned timeout_s)
 		worker_start(v, k);
 	off_t from = fstat(k->log, &st) == 0 ? st.st_size : 0;
 	dprintf(k->in, "%s\n", c->id);   /* a worker that ended leaves EPIPE: its end is seen below */
-	enum wait_end end = wait_line(k, time_now_ns() + timeout_s * 1e9, &sig);
+	enum wait_end end = wait_noticed(v, k, c, timeout_s, &sig);
 	if (end != SIGNALLED)
 		read_log(k->log, from, log, sizeof(log));
 	if (end == GOT_LINE && take_result(v, k, c) && ++k->served != v->o->checks_per_process &&

@@ -62,7 +62,8 @@ static const struct cli_opt val_cli[] = {
 		  "a skip; 1: a process per check)" },
 	{ "check-timeout", "SECONDS", CLI_UINT, VO(check_timeout), 1, 86400,
 	  .def = CLI_XSTR(VAL_CHECK_TIMEOUT_DEFAULT),
-	  .help = "kill a check's process (and its process group) after SECONDS: Timeout" },
+	  .help = "kill a check's process (and its process group) after SECONDS: Timeout\n"
+		  "(half way, at most 10 s in, a line on stderr says until when)" },
 	{ "baseline", "FILE", CLI_STR, VO(baseline),
 	  .help = "expected failures in Mesa's form: NAME,STATUS lines (Fail, Crash or\n"
 		  "Timeout; failures.csv or --write-baseline's file)" },

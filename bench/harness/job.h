@@ -35,6 +35,7 @@ struct harness_run {
 	bool together;               /* this run measures at the same time as the others */
 	unsigned watch_slot;         /* watch.c's */
 	char skip[2048];             /* bench_run_skip's reason ("": the run measures) */
+	const char *kernel_file;     /* the file of the last kernel built ("vecadd.cl"), NULL: none */
 	struct harness_guard *guards;/* the guarded buffers of the row (guard.c) */
 	size_t n_guards;
 };
@@ -73,5 +74,7 @@ void watch_run_remove(struct bench_run *r);
 /* A point of r starts; `done` points of r are complete. */
 void watch_point_start(struct bench_run *r);
 void watch_point_done(struct bench_run *r, size_t done);
+/* "SIGSEGV" or "SIGBUS": the `by` of a run a fault during a point ended; NULL for another. */
+const char *watch_fault_name(int sig);
 
 #endif

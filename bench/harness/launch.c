@@ -15,6 +15,7 @@
 cl_kernel bench_build(struct bench_run *r, const char *file, const char *kname, const char *options,
 		      cl_program *prog, char **log)
 {
+	r->h->kernel_file = file;   /* a fault during a point names it (run.c) */
 	return bench_build_pc(&r->pc, file, kname, options, prog, log);
 }
 

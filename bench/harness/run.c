@@ -62,6 +62,30 @@ static void mark_interrupted(struct bench_run *r, const char *by, size_t done)
 }
 
 /*
+ * A fault (SIGSEGV, SIGBUS) during point i: its reason, and a message naming the point and the
+ * kernel file, the likeliest cause on a CPU device being a kernel reaching outside its buffers.
+ */
+static void fault_reason(struct bench_run *r, size_t i, const char *by, char *reason, size_t len)
+{
+	char label[256], file[4200];
+	const char *k = r->h->kernel_file;
+
+	harness_point_label(r, i, label, sizeof(label));
+	if (!k)
+		snprintf(file, sizeof(file), "(no kernel built yet)");
+	else if (r->co->kernels_dir)
+		snprintf(file, sizeof(file), "%s/%s (from --kernels)", r->co->kernels_dir, k);
+	else
+		snprintf(file, sizeof(file), "kernels/%s (built in)", k);
+	snprintf(reason, len, "%s: the process faulted during this point; its kernel file %.1500s "
+		 "may read or write outside its buffers", by, file);
+	fprintf(stderr, "\nbench %s: %s during point %zu of %zu (%s) on %s, kernel file %s: the "
+		"kernel (or the driver) reached memory outside its buffers; the points before it are "
+		"written, this one failed\n", r->row->cmd.name, by, i + 1, r->n_points, label,
+		r->dev->name, file);
+}
+
+/*
  * The watchdog's (watch_abandon_fn): adds a run's points completed (and a timed-out one) to
  * its document, marked interrupted.
  */
@@ -75,7 +99,10 @@ static bool abandon_run(struct bench_run *r, size_t done, const char *by, bool t
 		struct bench_point *pt = &r->points[done];
 		pt->status = POINT_FAILED;
 		pt->n = 0;
-		snprintf(pt->reason, sizeof(pt->reason), "timed out after %u s", r->co->timeout_s);
+		if (strcmp(by, "timeout") == 0)
+			snprintf(pt->reason, sizeof(pt->reason), "timed out after %u s", r->co->timeout_s);
+		else
+			fault_reason(r, done, by, pt->reason, sizeof(pt->reason));
 		n++;
 	}
 	for (size_t i = 0; i < n; i++)

@@ -31,12 +31,14 @@ struct watch_slot {
 
 static struct {
 	pthread_t th;
-	bool running;
+	_Atomic pid_t th_tid;        /* the watchdog's thread id, for the fault handler */
+	atomic_bool running;
 	struct bench_session *s;
 	struct watch_slot slot[BENCH_MAX_DEVICES];
 	atomic_int sig;              /* first signal taken, 0: none */
 	atomic_bool finishing;       /* the outputs are being written (by whoever set it) */
 	atomic_bool stop;
+	atomic_int fault;            /* SIGSEGV or SIGBUS taken during a point, 0: none */
 } watch;
 
 /* The main thread holds the claim to write the outputs (watch_claim_finish). */
@@ -88,7 +90,10 @@ static noreturn void abandon(struct watch_slot *late, const char *by, int code)
 	}
 	watch.s->write_now(watch.s, first_writable ? first : NULL);
 	fflush(stdout);
-	if (late)
+	if (late && atomic_load(&watch.fault))
+		fprintf(stderr, "bench %s: %s during a point (above): the results of the %zu points "
+			"completed are written\n", cli_cmd, by, done);
+	else if (late)
 		fprintf(stderr, "bench %s: a point ran longer than --timeout %u s (a hung kernel cannot be "
 			"cancelled): the results of the %zu points completed are written\n", cli_cmd,
 			timeout, done);
@@ -97,6 +102,87 @@ static noreturn void abandon(struct watch_slot *late, const char *by, int code)
 			"are written\n", cli_cmd, by, done);
 	fflush(stderr);
 	_exit(code);
+}
+
+/* The first run with a point in flight (NULL: none); async-signal-safe (atomic loads only). */
+static struct watch_slot *slot_in_flight(void)
+{
+	for (size_t i = 0; i < BENCH_MAX_DEVICES; i++)
+		if (atomic_load(&watch.slot[i].r) && atomic_load(&watch.slot[i].started_ns))
+			return &watch.slot[i];
+	return NULL;
+}
+
+/*
+ * SIGSEGV and SIGBUS while a point runs: on a CPU device the kernel runs in the driver's
+ * threads inside this process, and a kernel that reaches past its buffer (a --kernels copy that
+ * writes 400 MB past the end) faults here, in one of them or in several at once.
+ *
+ * Not siglongjmp back to the point loop: the fault comes in a driver's worker thread, not on
+ * the point loop's stack (a jump across threads is undefined), and a driver whose memory a
+ * kernel overwrote cannot be trusted with another point anyway. Not the document written in the
+ * handler either: JSON and stdio allocate, which a handler may not do. The handler records the
+ * signal and parks the thread that faulted (it never returns to the faulting instruction); the
+ * watchdog thread, which already writes a run's points and ends the process for --timeout and
+ * a second SIGINT, sees it within 100 ms and does the same from its ordinary context: the
+ * points completed written, the point in flight failed naming the signal, exit 1. A fault with
+ * no point in flight (bench's own bug), in the watchdog itself (the heap the kernel overwrote),
+ * or with no watchdog, is left to the default action (a core dump, 139), as before.
+ */
+static struct sigaction fault_prev[2];   /* SIGSEGV's and SIGBUS's handler before ours */
+
+static size_t fault_index(int sig)
+{
+	return sig == SIGBUS;
+}
+
+static void on_fault(int sig, siginfo_t *si, void *ctx)
+{
+	int none = 0;
+
+	(void)si;
+	(void)ctx;
+	if (!atomic_load(&watch.running) || gettid() == atomic_load(&watch.th_tid) || !slot_in_flight()) {
+		/* not ours: the handler before ours (a driver's compiler's crash report) or the
+		 * default action takes it when the faulting instruction runs again */
+		struct sigaction dfl = { .sa_handler = SIG_DFL };
+		const struct sigaction *prev = &fault_prev[fault_index(sig)];
+		bool chained = (prev->sa_flags & SA_SIGINFO) ? prev->sa_sigaction != NULL
+			       : prev->sa_handler != SIG_DFL && prev->sa_handler != SIG_IGN;
+		sigaction(sig, chained ? prev : &dfl, NULL);
+		return;
+	}
+	atomic_compare_exchange_strong(&watch.fault, &none, sig);
+	for (;;)
+		pause();
+}
+
+/*
+ * Ours the handlers of SIGSEGV and SIGBUS, on the alternate stack where a thread has one; at
+ * every point's start, since a driver may install its own when it first compiles (Intel's CPU
+ * runtime installs two, LLVM's crash reports, with SA_RESETHAND: while they hold, a fault in
+ * two driver threads at once meets the default action in the second, exit 139). The handler
+ * found is kept and handed back a fault that is not a point's.
+ */
+static void fault_handlers(void)
+{
+	struct sigaction sa = { .sa_sigaction = on_fault, .sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER };
+	const int sigs[] = { SIGSEGV, SIGBUS };
+
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		struct sigaction cur;
+		if (sigaction(sigs[i], NULL, &cur) != 0 ||
+		    ((cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == on_fault))
+			continue;
+		fault_prev[fault_index(sigs[i])] = cur;
+		sigaction(sigs[i], &sa, NULL);
+	}
+}
+
+const char *watch_fault_name(int sig)
+{
+	return sig == SIGSEGV ? "SIGSEGV" : sig == SIGBUS ? "SIGBUS" : NULL;
 }
 
 /* A run whose point in flight has run past --timeout at t (NULL: none). */
@@ -118,6 +204,7 @@ static void *watch_main(void *arg)
 	long long sig_at = 0;
 
 	(void)arg;
+	atomic_store(&watch.th_tid, gettid());
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
@@ -138,6 +225,11 @@ static void *watch_main(void *arg)
 			sig_at = t;
 			fprintf(stderr, "\nbench %s: %s: finishing the point in flight (again to stop now)\n",
 				cli_cmd, watch_sig_name(s));
+		}
+		int fault = atomic_load(&watch.fault);
+		if (fault && !atomic_exchange(&watch.finishing, true)) {
+			struct watch_slot *in = slot_in_flight();
+			abandon(in, watch_fault_name(fault), EXIT_FAIL);
 		}
 		bool grace = sig_at && t - sig_at > GRACE_S * 1000000000ll;
 		struct watch_slot *late = late_slot(t);
@@ -168,15 +260,16 @@ void watch_start(struct bench_session *s)
 	atomic_store(&watch.finishing, false);
 	claimed = false;
 	atomic_store(&watch.stop, false);
-	watch.running = pthread_create(&watch.th, NULL, watch_main, NULL) == 0;
+	atomic_store(&watch.running, pthread_create(&watch.th, NULL, watch_main, NULL) == 0);
+	fault_handlers();
 }
 
 void watch_stop(void)
 {
 	atomic_store(&watch.stop, true);
-	if (watch.running)
+	if (atomic_load(&watch.running))
 		pthread_join(watch.th, NULL);
-	watch.running = false;
+	atomic_store(&watch.running, false);
 }
 
 void watch_run_add(struct bench_run *r, unsigned timeout_s, watch_abandon_fn abandon)
@@ -231,6 +324,7 @@ int watch_signal(void)
 
 void watch_point_start(struct bench_run *r)
 {
+	fault_handlers();
 	atomic_store(&watch.slot[r->h->watch_slot].started_ns, now_ns());
 }
 

@@ -353,6 +353,14 @@ def last_cases(d, good):
     open(os.path.join(emptyk, "vecadd.cl"), "w").close()
     tmp = {"TMPDIR": d}
     three = [good, copy_of(good, 2), copy_of(good, 3)]
+    # a kernel that writes 400 MB past its output from its third point on (tests/interrupt)
+    find = "\tfor (size_t k = start + get_local_id(0); k < end; k += wg)\n"
+    wild = os.path.join(d, "wild-kernels")
+    bt.kernels_copy(KERNELS, wild, "vecadd.cl", find,
+                    "\tif (get_num_groups(0) >= 3 && get_local_id(0) == 0)\n"
+                    "\t\tfor (size_t k = 0; k < 100ul * 1024 * 1024; k += 1024)\n"
+                    "\t\t\tout[n + k] = (VT)(1);\n" + find)
+    wild_json = os.path.join(d, "wild.json")
     out = [
         # Otava failing is no verdict: never exit 1 ("slower"), never a folder left in TMPDIR
         Case("history: Otava exits 1", ["history"] + three, code=3, env=dict(tmp, BENCH_OTAVA="/bin/false"),
@@ -382,6 +390,11 @@ def last_cases(d, good):
              must=("PoCL is registered", "POCL_CACHE_DIR")),
         Case("an empty kernel file", ["vecadd", "--kernels", emptyk, "--groups", "1", "--device", DEVICE],
              code=1, must=(os.path.join(emptyk, "vecadd.cl"), "is empty")),
+        Case("a kernel writing 400 MB past its buffer", ["vecadd", "--kernels", wild, "--groups", "1..4",
+                                                          "--reps", "2", "--device", DEVICE, "--json",
+                                                          wild_json],
+             code=1, must=("during point 3 of 4 (groups=3)", os.path.join(wild, "vecadd.cl"),
+                           "the results of the 2 points completed are written")),
         Case("occupancy --waves --check-driver", ["occupancy", "--waves", "--check-driver", "--device",
                                                    DEVICE], must=("--check-driver does not apply to --waves",)),
         Case("occupancy --check-driver --waves", ["occupancy", "--check-driver", "--waves", "--device",

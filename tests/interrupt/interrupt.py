@@ -9,11 +9,16 @@ CASE is one of:
               the document marked interrupted by SIGINT, the table printed
   sigterm     the same with SIGTERM: exit 143
   twice       two SIGINTs while a kernel spins forever: exit 130 at once
+  fault       a kernel (a --kernels copy) that writes 400 MB past its buffer in the third of
+              four points: the fault (SIGSEGV or SIGBUS, in the driver's thread) reported
+              naming the point and the kernel file, exit 1, the two points before it written,
+              the third failed naming the signal, the document marked interrupted by it
   sigkill     SIGKILL leaves at most a temporary file, which does not stop a later run
               writing the same path
 Every case checks that no NAME.tmp.* is left (sigkill: none after the later run's own).
 """
 import os
+import re
 import signal
 import sys
 from pathlib import Path
@@ -63,6 +68,27 @@ def case_sigkill(base, out):
     return 0
 
 
+# the kernel of a point of three work-groups or more writes 400 MB past the end of its output
+FAULT_FIND = "\tfor (size_t k = start + get_local_id(0); k < end; k += wg)\n"
+FAULT_PLANT = ("\tif (get_num_groups(0) >= 3 && get_local_id(0) == 0)\n"
+               "\t\tfor (size_t k = 0; k < 100ul * 1024 * 1024; k += 1024)\n"
+               "\t\t\tout[n + k] = (VT)(1);\n" + FAULT_FIND)
+
+
+def case_fault(base, kernels, d):
+    """A kernel that writes 400 MB past its buffer: the process faults in the driver's thread."""
+    k = os.path.join(d, "k")
+    bt.kernels_copy(kernels, k, "vecadd.cl", FAULT_FIND, FAULT_PLANT)
+    r = run(base + ["--groups", "1..4", "--reps", "2", "--kernels", k])
+    if r.code != 1:
+        fail(f"exit {r.code}, expected 1 (a fault during a point, reported)", r, None)
+    m = re.search(r"bench vecadd: (SIGSEGV|SIGBUS) during point 3 of 4 \(.*\) on .*, kernel file "
+                  + re.escape(os.path.join(k, "vecadd.cl")) + r" \(from --kernels\)", r.err)
+    if not m:
+        fail("stderr does not name the signal, the point and the kernel file", r, None)
+    return r, m.group(1)
+
+
 def check_interrupted(case, r, want, by, out):
     """The exit code, the document marked interrupted, the table and no temporary file."""
     if r.code != want:
@@ -80,9 +106,15 @@ def check_interrupted(case, r, want, by, out):
         last = doc["points"][-1]
         if last["status"] != "failed" or last["reason"] != "timed out after 2 s":
             fail(f"the hung point is {last['status']}: {last['reason']}", r, None)
+    if case == "fault":
+        last = doc["points"][-1]
+        if (len(doc["points"]) != 3 or it["points_done"] != 2 or last["status"] != "failed"
+                or not last["reason"].startswith(by + ": the process faulted during this point")):
+            fail(f"expected points 1 and 2 ok, point 3 failed by {by}: "
+                 f"{[(p['status'], p['reason']) for p in doc['points']]}", r, None)
     if case == "twice" and r.secs > 30:
         fail(f"a second SIGINT took {r.secs:.1f} s to end the run", r, None)
-    if "interrupted by" not in r.err and case != "timeout":
+    if "interrupted by" not in r.err and case not in ("timeout", "fault"):
         fail("stderr does not say the run was interrupted", r, None)
     if done and "Work-groups" not in r.out:
         fail("the table of the points completed was not printed", r, None)
@@ -103,6 +135,9 @@ def main():
             want, by = 128 + s, s.name
         elif case == "sigkill":
             return case_sigkill(base, out)
+        elif case == "fault":
+            r, by = case_fault(base, kernels, d)
+            want = 1
         else:
             sys.exit("unknown case " + case)
         check_interrupted(case, r, want, by, out)

@@ -361,6 +361,10 @@ def last_cases(d, good):
                     "\t\tfor (size_t k = 0; k < 100ul * 1024 * 1024; k += 1024)\n"
                     "\t\t\tout[n + k] = (VT)(1);\n" + find)
     wild_json = os.path.join(d, "wild.json")
+    cut = bt.write_doc(os.path.join(d, "cut-short.json"),
+                       doc(interrupted={"by": "SIGINT", "points_done": 2, "points_planned": 3}))
+    said = ("cut-short.json: read with --allow-partial: the run was cut short (by SIGINT after 2 of 3 "
+            "points)",)
     out = [
         # Otava failing is no verdict: never exit 1 ("slower"), never a folder left in TMPDIR
         Case("history: Otava exits 1", ["history"] + three, code=3, env=dict(tmp, BENCH_OTAVA="/bin/false"),
@@ -390,6 +394,15 @@ def last_cases(d, good):
              must=("PoCL is registered", "POCL_CACHE_DIR")),
         Case("an empty kernel file", ["vecadd", "--kernels", emptyk, "--groups", "1", "--device", DEVICE],
              code=1, must=(os.path.join(emptyk, "vecadd.cl"), "is empty")),
+        # a reader that lets an interrupted document in says so
+        Case("compare --allow-partial says so", ["compare", good, cut, "--allow-partial"], code=0,
+             must=said, inputs=[good, cut]),
+        Case("export lnt --allow-partial says so", ["export", "lnt", cut, "--order", "1", "-o",
+                                                    os.path.join(d, "partial-lnt.json"),
+                                                    "--allow-partial"], code=0, must=said, inputs=[cut]),
+        Case("history --allow-partial says so", ["history", good, copy_of(good, 2), cut,
+                                                 "--allow-partial"], code=3,
+             env=dict(tmp, BENCH_OTAVA="/bin/false"), must=said, inputs=[good, cut]),
         Case("a kernel writing 400 MB past its buffer", ["vecadd", "--kernels", wild, "--groups", "1..4",
                                                           "--reps", "2", "--device", DEVICE, "--json",
                                                           wild_json],

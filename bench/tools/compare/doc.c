@@ -575,6 +575,12 @@ static void usable(const struct cmp_doc *d, json_t *intr)
 	if (!d->device)
 		bad(d->path, "device", "null: a model of a named GPU (bench model --gpu) measures nothing "
 		    "on a device, so there is nothing to compare or export");
+	if (allow_partial && (intr || !d->n)) {   /* let in, and said so: the reader sees a part */
+		progress_words(intr, how, sizeof(how));
+		fprintf(stderr, "bench %s: %s: read with --allow-partial: %s%s%s%s\n", cli_cmd, d->path,
+			intr ? "the run was cut short (by " : "it holds no point", intr ? (d->interrupted ?
+			d->interrupted : "?") : "", intr ? how : "", intr ? "); only what it holds is read" : "");
+	}
 	if (allow_partial)
 		return;
 	if (intr) {

@@ -238,6 +238,14 @@ static json_t *row_json(const struct cmp_row *r)
 	return j;
 }
 
+/* Whether both documents compared were whole runs (false: --allow-partial let in one cut short
+ * or empty), for the compare document's `complete` and its JUnit properties. */
+static bool compared_whole(const struct cmp_result *c)
+{
+	return !c->base.interrupted && !c->new_.interrupted && c->base.n && c->new_.n &&
+	       !json_object_get(c->base.root, "interrupted") && !json_object_get(c->new_.root, "interrupted");
+}
+
 static json_t *doc_json(const struct cmp_doc *d)
 {
 	json_t *j = json_pack("{s:s, s:s?, s:s?, s:s?, s:{s:s, s:s, s:s}, s:I}", "path", d->path,
@@ -311,6 +319,7 @@ json_t *cmp_json(const struct cmp_result *c)
 	json_object_set_new(j, "command", cmd);
 	json_object_set_new(j, "base", doc_json(&c->base));
 	json_object_set_new(j, "new", doc_json(&c->new_));
+	json_object_set_new(j, "complete", json_boolean(compared_whole(c)));
 	json_object_set_new(j, "settings", settings_json(c));
 	json_object_set_new(j, "counts", counts);
 	json_object_set_new(j, "exit_code", json_integer(c->exit_code));
@@ -373,6 +382,19 @@ char *cmp_junit(const struct cmp_result *c)
 	sb_printf(&b, "  <testsuite name=\"");
 	sb_escaped(&b, c->new_.path, false);
 	sb_printf(&b, "\" tests=\"%zu\" failures=\"%u\" skipped=\"%u\" errors=\"0\">\n", c->n, fail, skip);
+	if (!compared_whole(c)) {   /* --allow-partial: a side was cut short; a CI job can see it */
+		sb_printf(&b, "    <properties>\n      <property name=\"complete\" value=\"false\"/>\n");
+		for (int side = 0; side < 2; side++) {
+			const struct cmp_doc *d = side ? &c->new_ : &c->base;
+			if (!d->interrupted && d->n && !json_object_get(d->root, "interrupted"))
+				continue;
+			sb_printf(&b, "      <property name=\"partial\" value=\"%s ", side ? "new" : "base");
+			sb_escaped(&b, d->path, false);
+			sb_printf(&b, ": %s%s%s\"/>\n", d->n ? "interrupted by " : "no point",
+				  d->n ? (d->interrupted ? d->interrupted : "?") : "", "");
+		}
+		sb_printf(&b, "    </properties>\n");
+	}
 	for (size_t i = 0; i < c->n; i++)
 		testcase(&c->rows[i], &b);
 	sb_printf(&b, "  </testsuite>\n</testsuites>\n");

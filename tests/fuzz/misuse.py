@@ -209,6 +209,13 @@ def strict_file_cases(d):
         "name-number": ({"name": 5, "entries": suite["entries"]}, "name"),
         "not-json": ("{name: t}", "not JSON"),
         "trailing": (json.dumps(suite) + "}", "trailing data"),
+        # the suite's top-level args: a bad one is theirs, not the entry's that never gave it
+        "top-args-bad": (dict(suite, args=["--groups", "0"]),
+                         "entry 1 of 1: the suite's top-level args, then its own"),
+        "top-args-session": (dict(suite, args=["--reps", "3", "--json", "x.json"]),
+                             "(top level).args[2]: --json belongs to the suite's command line"),
+        "top-args-device": (dict(suite, args=["--device=0"]), "(top level).args[0]: --device belongs"),
+        "top-args-string": (dict(suite, args="--reps 3"), "(top level).args: is not an array"),
     }
     known_faults = {
         "devcie": ({**known, "issues": [{"check": "a", "reason": "r", "devcie": "x"}]}, "did you mean 'device'"),

@@ -153,7 +153,9 @@ void suite_where(struct suite *s, size_t i)
 		cli_where = "";
 		return;
 	}
-	snprintf(s->where, sizeof(s->where), " (suite %s, entry %zu of %zu)", s->name, i + 1, s->n);
+	/* an entry's arguments follow the suite's: a message may be about either */
+	snprintf(s->where, sizeof(s->where), " (suite %s, entry %zu of %zu%s)", s->name, i + 1, s->n,
+		 json_array_size(s->args) ? ": the suite's top-level args, then its own" : "");
 	cli_where = s->where;
 }
 
@@ -204,6 +206,24 @@ static void entry_figures(struct suite *s, size_t i, const char *at, const struc
 	if (!bench || strcmp(bench, runs) != 0)
 		bad(s, "%s.figures: table '%s' is bench %s's, the entry runs %s", at, e->figures_id,
 		    bench ? bench : "(none)", runs);
+}
+
+/*
+ * An option of the suite's command line among the suite's top-level args, blamed on them (the
+ * check after each entry's parse would name the entry, which never gave it).
+ */
+static void top_args_check(const struct suite *s)
+{
+	for (size_t k = 0; k < json_array_size(s->args); k++) {
+		const char *a = json_string_value(json_array_get(s->args, k));
+		for (size_t o = 0; a && o < sizeof(session_opts) / sizeof(session_opts[0]); o++) {
+			size_t n = strlen(session_opts[o]);
+			if (strncmp(a, "--", 2) == 0 && strncmp(a + 2, session_opts[o], n) == 0 &&
+			    (a[2 + n] == '\0' || a[2 + n] == '='))
+				bad(s, "(top level).args[%zu]: --%s belongs to the suite's command line (one "
+				    "device, one set of outputs for the whole suite)", k, session_opts[o]);
+		}
+	}
 }
 
 static void entry_parse(struct suite *s, size_t i, const char *at)
@@ -306,6 +326,7 @@ void suite_load(struct suite *s, const char *spec)
 	s->args = json_object_get(s->root, "args");
 	if (s->args && !json_is_array(s->args))
 		bad(s, "(top level).args: is not an array of strings");
+	top_args_check(s);
 	if (!file && strcmp(s->name, spec) != 0)
 		bad(s, "name: '%s', but the suite is built in as '%s'", s->name, spec);
 	check_entries(s);

@@ -38,7 +38,7 @@ struct suite {
 	const char *figures;      /* the figures file its entries name (NULL: the built-in one) */
 	struct suite_entry *e;
 	size_t n;
-	char where[160];          /* " (suite NAME, entry I of N)" for messages */
+	char where[256];          /* " (suite NAME, entry I of N)" for messages */
 };
 
 /*

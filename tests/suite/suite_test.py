@@ -128,7 +128,10 @@ def case_files():
         ({"name": "t", "entries": [ok_entry, {"bench": "vecadd", "args": ["--groups", "0"]}]},
          r"bench vecadd \(suite t, entry 2 of 2\): usage: --groups"),
         ({"name": "t", "args": ["--reps", "0"], "entries": [ok_entry]},
-         r"bench vecadd \(suite t, entry 1 of 1\): usage: --reps"),
+         r"bench vecadd \(suite t, entry 1 of 1: the suite's top-level args, then its own\): "
+         r"usage: --reps"),
+        ({"name": "t", "args": ["--json", "x.json"], "entries": [ok_entry]},
+         r"\(top level\)\.args\[0\]: --json belongs to the suite's command line"),
     ]
     with bt.tmpdir() as d:
         for i, (obj, pat) in enumerate(bad):

@@ -420,16 +420,16 @@ static int match_index(const struct dev_name *d, size_t n, const char *spec, cha
 }
 
 /*
- * 'all', 'gpu' and 'cpu' where one device is asked for (bench info, model, validate, an item of a
- * list): where they are taken instead. true with err written when spec is one of them.
+ * 'all', 'gpu' and 'cpu' where one device is asked for (bench info, model, an item of a list):
+ * where they are taken instead. true with err written when spec is one of them.
  */
 static bool keyword_misplaced(const char *spec, const char *found, char *err, size_t errlen)
 {
 	if (strcasecmp(spec, "all") != 0 && strcasecmp(spec, "gpu") != 0 && strcasecmp(spec, "cpu") != 0)
 		return false;
-	snprintf(err, errlen, "'%s' names a set of devices, which only a benchmark and bench suite take, "
-		 "and only as the whole --device value (not an item of a list); here give one device: "
-		 "an index, platform:device or a name%s", spec, found);
+	snprintf(err, errlen, "'%s' names a set of devices, which a benchmark, bench suite and bench "
+		 "validate take, and only as the whole --device value (not an item of a list); here give "
+		 "one device: an index, platform:device or a name%s", spec, found);
 	return true;
 }
 

@@ -205,8 +205,8 @@ static void test_type_spec(void)
 	CHECK_EQ_U(dev_match(one_gpu, 3, "cpu", &code, err, sizeof(err)), 1);   /* PoCL's name */
 	CHECK(dev_match(devs, N_DEVS, "gpu", &code, err, sizeof(err)) == -1);
 	/* the keyword where one device is asked for: where it is taken instead, and the devices */
-	CHECK_STR_CONTAINS(err, "'gpu' names a set of devices, which only a benchmark and bench suite "
-			   "take, and only as the whole --device value");
+	CHECK_STR_CONTAINS(err, "'gpu' names a set of devices, which a benchmark, bench suite and "
+			   "bench validate take, and only as the whole --device value");
 	CHECK(dev_match(devs, N_DEVS, "all", &code, err, sizeof(err)) == -1);
 	CHECK_STR_CONTAINS(err, "'all' names a set of devices");
 	CHECK(dev_match(devs, N_DEVS, "Gpu2", &code, err, sizeof(err)) == -1);   /* not a keyword */

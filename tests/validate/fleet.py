@@ -16,7 +16,8 @@ CASE is one of:
             baseline's status; results.csv and failures.csv in deqp-runner's columns
   outputs   an output that is an input (the same name, a symbolic link, a hard link) or another
             output: exit 2 naming both; the identity (platform, driver, device) in results.csv,
-            failures.csv, JUnit's properties, TAP and the summary; --require-driver: 77 naming
+            failures.csv, JUnit's properties, TAP and the summary; --results-dir made before
+            --junit and --write-baseline inside it are checked; --require-driver: 77 naming
             what was found, or the run
 """
 import os
@@ -188,6 +189,14 @@ def case_outputs(ctx, d):
         fail(f"JUnit's properties: {props}")
     if ident.group(1) not in r.stderr:
         fail("the summary does not name the identity", r)
+    # the fleet job of docs/validation.md on a fresh checkout: the folder made before the
+    # outputs inside it are checked
+    nest = os.path.join(d, "fresh", "results")
+    bench(ctx, "--filter", "api/arg-index", "--results-dir", nest, "--junit",
+          os.path.join(nest, "junit.xml"), "--write-baseline", os.path.join(nest, "fails.csv"), code=0)
+    for f in ("results.csv", "failures.csv", "junit.xml", "fails.csv"):
+        if not os.path.isfile(os.path.join(nest, f)):
+            fail(f"--results-dir {nest} with --junit inside it: no {f}")
     r = bench(ctx, "--require-driver", "^no such driver$", "--list", code=77)
     if "matches none of what was found: platform '" not in r.stderr:
         fail("--require-driver does not say what it found", r)

@@ -11,7 +11,10 @@ CASE is one of:
             --include-regex (repeated: any), --exclude-regex, with --filter and --exclude
   expect    a --kernels copy whose vecadd variant 4 corrupts a word (the v4 check fails, v3
             passes): Fail, then --write-baseline; that baseline makes it ExpectedFail (exit 0); a
-            baseline line for the passing v3 is UnexpectedPass (exit 1); --flakes naming v4 is
+            baseline line for the passing v3 is UnexpectedImprovement(Pass) (exit 1); bench's own
+            results.csv and failures.csv fed back as --baseline, and deqp-runner's Missing,
+            Crash, KnownFlake and UnexpectedImprovement lines, judged as deqp-runner judges
+            them; --flakes naming v4 is
             KnownFlake; --skips naming v4 is Skip; a known issue gives its reason beside the
             baseline's status; results.csv and failures.csv in deqp-runner's columns
   outputs   an output that is an input (the same name, a symbolic link, a hard link) or another
@@ -123,6 +126,37 @@ def mutant_kernels(src, dst):
     return dst
 
 
+def feed_back(ctx, d, run, base):
+    """bench's own files as the next --baseline, each meaning what deqp-runner makes of it
+    (RunnerStatus::with_baseline): results.csv's ExpectedFail expects the failure again, failures.csv's
+    UnexpectedImprovement(Pass) and KnownFlake expect nothing, Missing and Crash make a pass and a
+    failure improvements."""
+    rd = os.path.join(d, "r")
+    saved = os.path.join(d, "fed")
+    bench(ctx, *run, "--baseline", base, code=0)           # V3 Pass, V4 ExpectedFail
+    os.makedirs(saved, exist_ok=True)
+    results = write(os.path.join(saved, "results.csv"), open(os.path.join(rd, "results.csv")).read())
+    r = bench(ctx, *run, "--baseline", results, code=0)
+    if csv(os.path.join(rd, "results.csv")) != {V3: "Pass", V4: "ExpectedFail"}:
+        fail("results.csv fed back: its ExpectedFail is not expected again", r)
+    for name, text, code, want in (
+            ("improved.csv", f"{V3},UnexpectedImprovement(Pass)\n{V4},KnownFlake\n", 1,
+             {V3: "Pass", V4: "Fail"}),
+            ("missing.csv", f"{V3},Missing\n{V4},Missing\n", 1,
+             {V3: "UnexpectedImprovement(Pass)", V4: "Fail"}),
+            ("crash.csv", f"{V4},Crash,0.5\n", 1, {V3: "Pass", V4: "UnexpectedImprovement(Fail)"}),
+            ("old.csv", f"{V3},UnexpectedPass\n{V4},ExpectedFail\n{V3}x,Flake\n", 0,
+             {V3: "Pass", V4: "ExpectedFail"})):
+        r = bench(ctx, *run, "--baseline", write(os.path.join(saved, name), text), code=code)
+        got = csv(os.path.join(rd, "results.csv"))
+        if got != want:
+            fail(f"--baseline {name} ({text.strip()!r}): results.csv {got}, expected {want}", r)
+    r = bench(ctx, *run, "--baseline", write(os.path.join(saved, "skips.csv"), f"{V4},Fail\n"),
+              "--skips", write(os.path.join(saved, "skips.txt"), "vecadd/v4\n"), code=0)
+    if csv(os.path.join(rd, "results.csv")) != {V3: "Pass", V4: "Skip"}:
+        fail("a check --skips names is not Skip whatever the baseline expects", r)
+
+
 def case_expect(ctx, d):
     k = mutant_kernels(ctx["kernels"], os.path.join(d, "k"))
     rd, base = os.path.join(d, "r"), os.path.join(d, "base.csv")
@@ -140,8 +174,10 @@ def case_expect(ctx, d):
         fail("the baseline's failure is not ExpectedFail")
     more = write(os.path.join(d, "more.csv"), open(base).read() + f"{V3},Fail\n")
     r = bench(ctx, *run, "--baseline", more, code=1)
-    if csv(os.path.join(rd, "failures.csv")) != {V3: "UnexpectedPass"} or "UNEXPECTED PASS" not in r.stdout:
-        fail("a passing check the baseline expects to fail is not UnexpectedPass", r)
+    if (csv(os.path.join(rd, "failures.csv")) != {V3: "UnexpectedImprovement(Pass)"} or
+            "UNEXPECTED PASS" not in r.stdout):
+        fail("a passing check the baseline expects to fail is not UnexpectedImprovement(Pass)", r)
+    feed_back(ctx, d, run, base)
     flakes = write(os.path.join(d, "flakes.txt"), "# flaky\nvecadd/v4/.*barrier$\n")
     bench(ctx, *run, "--flakes", flakes, code=0)
     if csv(os.path.join(rd, "results.csv"))[V4] != "KnownFlake":
@@ -158,7 +194,8 @@ def case_expect(ctx, d):
     r = bench(ctx, *run, "--baseline", bad, code=2)
     if "line 1" not in r.stderr or "'Broken'" not in r.stderr:
         fail("a bad baseline status is not named with its line", r)
-    print("expect: Fail, the next baseline, ExpectedFail, UnexpectedPass, KnownFlake, Skip, reasons")
+    print("expect: Fail, the next baseline, ExpectedFail, UnexpectedImprovement, files fed back, "
+          "KnownFlake, Skip, reasons")
 
 
 def case_outputs(ctx, d):

@@ -36,9 +36,10 @@ void val_note(const struct val_check *c, char *buf, size_t len)
 		snprintf(buf, len, "%s", c->reason);
 	n = strlen(buf);
 	if (c->base && (c->verdict == VAL_V_KNOWN || c->verdict == VAL_V_UNEXPECTED_PASS ||
+			c->verdict == VAL_V_IMPROVED_FAIL || c->verdict == VAL_V_IMPROVED_SKIP ||
 			c->verdict == VAL_V_FAIL || c->verdict == VAL_V_CRASH || c->verdict == VAL_V_TIMEOUT))
 		snprintf(buf + n, len - n, "%sthe baseline expects %s (line %u)", n ? "; " : "",
-			 val_res_name(c->base->res), c->base->line);
+			 c->base->status, c->base->line);
 	n = strlen(buf);
 	if (c->verdict == VAL_V_KNOWN_FLAKE)
 		snprintf(buf + n, len - n, "%s--flakes names it (%s)", n ? "; " : "", c->flake_re);
@@ -76,9 +77,11 @@ void val_print_table(const struct val_ctx *v, FILE *f)
 		"declared capabilities: %u work, %u fail", ran, count[VAL_V_PASS], count[VAL_V_FAIL],
 		count[VAL_V_KNOWN], count[VAL_V_FIXED], count[VAL_V_SKIP], count[VAL_V_BEYOND_WORKS],
 		count[VAL_V_BEYOND_FAIL]);
-	if (count[VAL_V_CRASH] || count[VAL_V_TIMEOUT] || count[VAL_V_UNEXPECTED_PASS])
-		fprintf(f, "; %u crashed, %u timed out, %u passed unexpectedly", count[VAL_V_CRASH],
-			count[VAL_V_TIMEOUT], count[VAL_V_UNEXPECTED_PASS]);
+	if (count[VAL_V_CRASH] || count[VAL_V_TIMEOUT] || count[VAL_V_UNEXPECTED_PASS] ||
+	    count[VAL_V_IMPROVED_FAIL] || count[VAL_V_IMPROVED_SKIP])
+		fprintf(f, "; %u crashed, %u timed out, %u passed unexpectedly, %u improved to a "
+			"failure or skip", count[VAL_V_CRASH], count[VAL_V_TIMEOUT],
+			count[VAL_V_UNEXPECTED_PASS], count[VAL_V_IMPROVED_FAIL] + count[VAL_V_IMPROVED_SKIP]);
 	if (count[VAL_V_FLAKE] || count[VAL_V_KNOWN_FLAKE])
 		fprintf(f, "; flaky: %u, %u known", count[VAL_V_FLAKE], count[VAL_V_KNOWN_FLAKE]);
 	fprintf(f, "\n");
@@ -110,8 +113,10 @@ static size_t slowest(const struct val_ctx *v, size_t *idx, size_t n)
 
 void val_print_summary(const struct val_ctx *v, FILE *f)
 {
+	/* deqp-runner's names (Mesa's deqp-runner, src/runner_results.rs, RunnerStatus) */
 	static const char *const mesa[] = { "Pass", "Fail", "Crash", "Timeout", "Skip", "ExpectedFail",
-					    "UnexpectedPass", "Flake", "KnownFlake" };
+					    "UnexpectedImprovement(Pass)", "UnexpectedImprovement(Fail)",
+					    "UnexpectedImprovement(Skip)", "Flake", "KnownFlake" };
 	unsigned count[sizeof(mesa) / sizeof(mesa[0])] = { 0 }, shown = 0, unexpected = 0;
 	size_t idx[3], n;
 	char note[2400];
@@ -229,7 +234,7 @@ static void directive(const struct val_check *c, char *buf, size_t len)
 		directive_text(c->known->reason, d, sizeof(d));
 		snprintf(buf, len, " # TODO known issue: %s", d);
 	} else if (c->verdict == VAL_V_KNOWN) {
-		snprintf(buf, len, " # TODO the baseline expects %s", val_res_name(c->base->res));
+		snprintf(buf, len, " # TODO the baseline expects %s", c->base->status);
 	} else if (c->verdict == VAL_V_BEYOND_FAIL) {
 		snprintf(buf, len, " # TODO beyond the declared capabilities");
 	} else if (c->verdict == VAL_V_KNOWN_FLAKE) {

@@ -64,8 +64,9 @@ static const struct cli_opt val_cli[] = {
 	  .def = CLI_XSTR(VAL_CHECK_TIMEOUT_DEFAULT),
 	  .help = "kill a check's process (and its process group) after SECONDS: Timeout" },
 	{ "baseline", "FILE", CLI_STR, VO(baseline),
-	  .help = "expected failures in Mesa's form: NAME,STATUS lines (Fail, Crash or\n"
-		  "Timeout; failures.csv or --write-baseline's file)" },
+	  .help = "expected failures in Mesa's form: NAME,STATUS lines in deqp-runner's\n"
+		  "names (Fail, Crash, Timeout, Missing, ExpectedFail expect a failure;\n"
+		  "results.csv, failures.csv or --write-baseline's file)" },
 	{ "flakes", "FILE", CLI_STR, VO(flakes),
 	  .help = "checks known to be flaky, one regular expression a line: an unexpected\n"
 		  "result of one is KnownFlake" },

@@ -137,6 +137,12 @@ bool cmp_same_calibration(const struct cmp_point *a, const struct cmp_point *b, 
 json_t *cmp_doc_calibrated(const struct cmp_doc *d, const char *bench, json_t *params,
 			   const char *const *names);
 /*
+ * The measurement of p that its figures are shown from: its last attempt where it has any (bench
+ * suite --confirm stops when two attempts agree, so the last is one of those that gave the
+ * verdict, and the ratio and interval the verdict states are the last attempt's), else p itself.
+ */
+const struct cmp_point *cmp_shown(const struct cmp_point *p);
+/*
  * The match keys of d's points: with devices (a point's own, or else the document's), where
  * either document of a comparison holds several; without, as for two of one device each.
  */

@@ -275,16 +275,36 @@ static int junit_kind(enum val_verdict r)
 	return r == VAL_V_SKIP || r == VAL_V_KNOWN || r == VAL_V_BEYOND_FAIL || r == VAL_V_KNOWN_FLAKE;
 }
 
-static void junit_case(FILE *f, const struct val_check *c)
+/*
+ * A check's suite and test as a JUnit file names them: the check's benchmark and id, or (gtest:
+ * --gtest_output) GoogleTest's names, as its lines on stdout print them (suite.test).
+ */
+static void junit_names(const struct val_check *c, bool gtest, char suite[256], char test[256])
 {
-	char note[2400];
+	char full[512], *dot;
+
+	if (!gtest) {
+		snprintf(suite, 256, "%s", c->suite);
+		snprintf(test, 256, "%s", c->id);
+		return;
+	}
+	val_gtest_name(c->id, full, sizeof(full));
+	dot = strchr(full, '.');
+	snprintf(suite, 256, "%.*s", dot ? (int)(dot - full) : (int)strlen(full), full);
+	snprintf(test, 256, "%s", dot ? dot + 1 : full);
+}
+
+static void junit_case(FILE *f, const struct val_check *c, bool gtest)
+{
+	char note[2400], suite[256], test[256];
 	int kind = junit_kind(c->verdict);
 
 	val_note(c, note, sizeof(note));
+	junit_names(c, gtest, suite, test);
 	fprintf(f, "    <testcase classname=\"");
-	xml_text(f, c->suite);
+	xml_text(f, suite);
 	fprintf(f, "\" name=\"");
-	xml_text(f, c->id);
+	xml_text(f, test);
 	fprintf(f, "\" time=\"%.3f\">\n", c->secs);
 	if (kind == 2) {
 		fprintf(f, "      <failure type=\"%s\" message=\"", val_mesa_status(c));
@@ -338,14 +358,16 @@ static void junit_property(FILE *f, const char *name, const char *value)
 	fprintf(f, "\"/>\n");
 }
 
-static void junit_suite(FILE *f, const struct val_ctx *v, size_t i)
+static void junit_suite(FILE *f, const struct val_ctx *v, size_t i, bool gtest)
 {
 	unsigned n, fail, skip;
 	double secs;
+	char suite[256], test[256];
 
 	junit_counts(v, v->c[i].suite, &n, &fail, &skip, &secs);
+	junit_names(&v->c[i], gtest, suite, test);
 	fprintf(f, "  <testsuite name=\"");
-	xml_text(f, v->c[i].suite);
+	xml_text(f, suite);
 	fprintf(f, "\" tests=\"%u\" failures=\"%u\" errors=\"0\" skipped=\"%u\" time=\"%.3f\">\n"
 		"    <properties>\n", n, fail, skip, secs);
 	junit_property(f, "device", v->dev->name);
@@ -354,7 +376,7 @@ static void junit_suite(FILE *f, const struct val_ctx *v, size_t i)
 	fprintf(f, "    </properties>\n");
 	for (size_t j = i; j < v->n; j++)
 		if (v->c[j].done && strcmp(v->c[j].suite, v->c[i].suite) == 0)
-			junit_case(f, &v->c[j]);
+			junit_case(f, &v->c[j], gtest);
 	fprintf(f, "  </testsuite>\n");
 }
 
@@ -380,8 +402,8 @@ bool val_write_junit(const struct val_ctx *v, const char *opt, struct outf *o, c
 		bool first = v->c[i].done;
 		for (size_t j = 0; j < i && first; j++)
 			first = !v->c[j].done || strcmp(v->c[j].suite, v->c[i].suite) != 0;
-		if (first)
-			junit_suite(f, v, i);
+		if (first)   /* --gtest_output: GoogleTest's names, as its lines on stdout */
+			junit_suite(f, v, i, strcmp(opt, "gtest_output") == 0);
 	}
 	fprintf(f, "</testsuites>\n");
 	if (fclose(f) != 0) {

@@ -244,6 +244,12 @@ void cmp_print(const struct cmp_result *c, FILE *f);
 json_t *cmp_json(const struct cmp_result *c);
 char *cmp_junit(const struct cmp_result *c);
 char *cmp_markdown(const struct cmp_result *c);
+/* GitHub Actions' annotations on f (channels.c): an error for each point that makes the exit
+ * code 1 (regressed, failed, NEW suspect), a notice for an improved one; file= NEW's path. */
+void cmp_annotate(const struct cmp_result *c, FILE *f);
+/* GitLab's metrics report (OpenMetrics text): the counts of each verdict, the exit code, and
+ * each point's NEW median (us) and ratio, named as LNT's tests. A new string, NULL on no memory. */
+char *cmp_metrics(const struct cmp_result *c);
 
 /* ---- Otava (otava.c) ---- */
 

@@ -76,7 +76,7 @@ void val_outputs_open(const struct val_opts *o)
 	input("--caselist", o->caselist);
 	if (o->list || o->gtest_list)
 		return;   /* nothing is written */
-	/* the folder first: the other outputs may lie inside it (--junit results/junit.xml) */
+	/* the folder first: the other outputs may lie inside it (--junit DIR/junit.xml) */
 	if (o->results_dir)
 		results_dir_open(o->results_dir);
 	if (o->junit)

@@ -89,6 +89,15 @@ static const struct cli_opt val_cli[] = {
 		  "table goes to stderr)" },
 	{ "junit", "FILE", CLI_STR, VO(junit),
 	  .help = "write JUnit XML: a testsuite per benchmark, a testcase per check" },
+	{ "github-annotations", NULL, CLI_FLAG, VO(github_annotations),
+	  .help = "print GitHub Actions' annotations at the end: ::error for each\n"
+		  "unexpected result (at the --baseline line that names it, if one does)" },
+	{ "github-summary", NULL, CLI_FLAG, VO(github_summary),
+	  .help = "append a Markdown summary to GitHub Actions' step summary\n"
+		  "($GITHUB_STEP_SUMMARY; refused where it is unset)" },
+	{ "metrics", "FILE", CLI_STR, VO(metrics),
+	  .help = "write GitLab's metrics report (OpenMetrics text: reports:metrics):\n"
+		  "each status's count, each check's seconds" },
 	{ "gtest_list_tests", NULL, CLI_FLAG, VO(gtest_list),
 	  .help = "list the checks as GoogleTest does (SUITE. then indented tests) and exit" },
 	{ "gtest_filter", "FILTER", CLI_STR, VO(gtest_filter),
@@ -217,6 +226,10 @@ static int finish(struct val_ctx *v, int sig)
 		fprintf(stderr, "bench validate: %s\n", err);
 		rc = EXIT_FAIL;
 	}
+	if (!val_channels_write(v, err, sizeof(err))) {
+		fprintf(stderr, "bench validate: %s\n", err);
+		rc = EXIT_FAIL;
+	}
 	for (size_t i = 0; i < v->n; i++)
 		if (v->c[i].done && val_unexpected(v->c[i].verdict))
 			rc = EXIT_FAIL;
@@ -283,6 +296,8 @@ static int validate_main(void *opts)
 	bench_check_kernels(o->kernels);
 	if (!o->run_check)
 		val_outputs_open(o);
+	if (!o->run_check && !o->list && !o->gtest_list)
+		val_channels_open(o);
 	prepare(&v, &devs);
 	if (o->run_check) {
 		rc = val_child_main(&v, o->run_check);

@@ -133,6 +133,8 @@ struct val_opts {
 	const char *device, *junit, *known, *filter, *exclude, *kernels;
 	const char *caselist, *baseline, *flakes, *skips, *results_dir, *write_baseline;
 	const char *require_driver, *gtest_filter, *gtest_output, *run_check;
+	const char *metrics;     /* --metrics FILE: GitLab's metrics report */
+	bool github_annotations, github_summary;
 	const char **include_re, **exclude_re;
 	size_t n_include_re, n_exclude_re, cap_include_re, cap_exclude_re;
 	unsigned check_timeout, flake_runs, fraction, fraction_start, checks_per_process;
@@ -268,6 +270,12 @@ bool val_baseline_write(const struct val_ctx *v, char *err, size_t len);
 bool val_junit_write(const struct val_ctx *v, char *err, size_t len);
 /* Drops the outputs not written (an interrupted run's --write-baseline). */
 void val_outputs_drop(void);
+
+/* ---- channels.c: CI systems' own (host/ci.h) ---- */
+/* Reserves --metrics and checks --github-summary's file, before any work (exit 2). */
+void val_channels_open(const struct val_opts *o);
+/* GitHub's annotations on stdout, its step summary, GitLab's metrics; false with err. */
+bool val_channels_write(const struct val_ctx *v, char *err, size_t len);
 
 /* ---- gtest.c ---- */
 /* GoogleTest's SUITE.TEST of a check id (reversible: docs/validation.md). */

@@ -262,6 +262,14 @@ char *cmp_metrics(const struct cmp_result *c);
  */
 char *otava_csv(const struct cmp_doc *docs, size_t n, json_t **metrics, size_t *left);
 
+/*
+ * Otava's executable into buf: BENCH_OTAVA, else `otava` on PATH, else a build tree's
+ * .deps/otava, else the user's $XDG_DATA_HOME/bench/otava (~/.local/share/bench/otava); else
+ * exit 77 saying how to install it (for a build tree, scripts/setup.sh; for an installed
+ * bench, one python3 -m venv ... && pip install command that makes the last).
+ */
+void otava_find(char *buf, size_t len);
+
 /* Otava's configuration (YAML; JSON is YAML) of one csv test named `test` on csv_path:
  * time_column time, attribute run, each metric a time (direction -1: lower is better). */
 json_t *otava_config(const char *test, const char *csv_path, json_t *metrics);

@@ -645,11 +645,6 @@ void cmp_doc_from_json(struct cmp_doc *d, json_t *root, const char *path)
 	usable(d, v);
 }
 
-const struct cmp_point *cmp_shown(const struct cmp_point *p)
-{
-	return p && p->n_attempts ? &p->attempts[p->n_attempts - 1] : p;
-}
-
 /* Frees what a point owns, its attempts' too. */
 static void point_free(struct cmp_point *p)
 {

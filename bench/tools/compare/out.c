@@ -68,6 +68,11 @@ static void sb_escaped(struct sbuf *b, const char *s, bool md)
 
 /* ---- cells ---- */
 
+const struct cmp_point *cmp_shown(const struct cmp_point *p)
+{
+	return p && p->n_attempts ? &p->attempts[p->n_attempts - 1] : p;
+}
+
 static const char *bench_of(const struct cmp_row *r)
 {
 	return r->new_ ? r->new_->bench : r->base->bench;

@@ -270,10 +270,12 @@ static bool several_devices(struct val_opts *o, int *rc)
 			.tool = "validate", .dir_opt = "--results-dir", .per_device = val_per_device,
 			.extra = val_per_device_files, .summary_has = " checks: ",
 			.refuse = o->junit || o->tap || o->gtest_output || o->write_baseline || o->list ||
-				  o->gtest_list,
-			.needs = "give --results-dir DIR; --junit, --tap, --gtest_output, --write-baseline "
-				 "and --list are one device's: each device's folder gets its results.csv, "
-				 "failures.csv and junit.xml" },
+				  o->gtest_list || o->metrics || o->github_annotations ||
+				  o->github_summary,
+			.needs = "give --results-dir DIR; --junit, --tap, --gtest_output, --write-baseline, "
+				 "--metrics, --github-annotations, --github-summary and --list are one "
+				 "device's: each device's folder gets its results.csv, failures.csv and "
+				 "junit.xml" },
 		&co, o->results_dir, rc);
 	o->device = co.device;
 	return done;

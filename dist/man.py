@@ -30,7 +30,16 @@ ENVIRONMENT = [
     ("BENCH_SCRIPTS", "another folder holding report.py and benchreport/ for bench report"),
     ("BENCH_PROGRAM_CACHE", "a folder where programs built from source are kept and loaded by "
      "later builds of the same source, options and driver (unset: every build from source)"),
+    ("BENCH_OTAVA", "Apache Otava's otava executable for bench history (else otava on PATH, "
+     "else $XDG_DATA_HOME/bench/otava/bin/otava, ~/.local/share/bench/otava/bin/otava by default: "
+     "python3 -m venv ~/.local/share/bench/otava && ~/.local/share/bench/otava/bin/pip install "
+     "apache-otava==0.8.0 makes it)"),
+    ("XDG_DATA_HOME", "where bench history looks for its own Otava (bench/otava under it; "
+     "unset: ~/.local/share)"),
 ]
+# A line of a help text that is an item of a list: a word, two spaces or more, its text (or
+# an item's continuation, indented); such lines keep their own lines in a page.
+LIST_LINE = re.compile(r"^(\S+ {2,}\S| {2,}\S)")
 OPTION = re.compile(r"(?<![\w-])(--?[A-Za-z0-9][\w-]*)")
 
 
@@ -88,12 +97,17 @@ def option(o):
     lead = (f"\\fB\\-{o['short']}\\fR, " if o["short"] else "") + "\\fB" + esc("--" + o["name"]) + "\\fR"
     if o["metavar"]:
         lead += " \\fI" + esc(o["metavar"]) + "\\fR"
-    text = " ".join(o["help"].split("\n"))
+    lines = o["help"].split("\n")
+    at = next((i for i, line in enumerate(lines) if i and LIST_LINE.match(line)), len(lines))
+    text = " ".join(lines[:at])
     if o["facts"]:
         text += f" ({o['facts']})"
-    if o["names"] and o["kind"] in ("choice", "names"):
+    if o["names"] and o["kind"] in ("choice", "names") and at == len(lines):
         text += ". Values: " + ", ".join(o["names"]) + "."
-    return [".TP", lead, esc(text)]
+    out = [".TP", lead, esc(text)]
+    if at < len(lines):   # a list, a line an item, as --help prints it
+        out += [".br", ".nf", esc("\n".join(lines[at:])), ".fi"]
+    return out
 
 
 def header(name, version):
@@ -163,7 +177,8 @@ def main_page(cmds, version, datadir):
     page += [".SH FILES", ".TP", esc(datadir),
              esc("bench's data, found from the executable's own location (a moved prefix works): "
                  "known-issues/ (bench validate --known-issues NAME), suites/ and schema/ (the "
-                 "results documents' JSON Schema), python/ (bench report's module)"),
+                 "results documents' JSON Schema), lnt/bench.yaml (the test suite an LNT server "
+                 "needs for bench export lnt's reports), python/ (bench report's module)"),
              ".SH SEE ALSO", ", ".join(page_ref(c) for c in cmds) + ", \\fBclinfo\\fR(1)"]
     return page
 

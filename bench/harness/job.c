@@ -119,9 +119,20 @@ static const struct cli_opt tool_cli[] = {
 	  .help = "stop after SECONDS, exit 1 (a hung driver, an input that never\n"
 		  "ends), nothing written (0: never; bench validate: each check)" },
 	{ 0 } };
+/* The backends' names, from host/sgb.c's table, for bench list --json (the completion offers
+ * them); filled before main, as the option table that points to them is const. */
+static const char *sg_backend_names[SGB_LAST - SGB_FIRST + 1];
+
+__attribute__((constructor)) static void sg_backend_names_fill(void)
+{
+	for (int i = SGB_FIRST; i <= SGB_LAST; i++)
+		sg_backend_names[i - SGB_FIRST] = sgb_name((enum sgb_backend)i);
+}
+
 static const struct cli_opt sg_cli[] = {
 	/* the default is the row's (BENCH_SG_NATIVE): shared_table() says which */
-	{ "sg-backend", "B", CLI_FN, 0, .fn = parse_sg_backend,
+	{ "sg-backend", "B", CLI_FN, 0, .fn = parse_sg_backend, .names = sg_backend_names,
+	  .n_names = SGB_LAST - SGB_FIRST + 1,
 	  .help = "sub-group backend: intel, khr, nv or emulated" },
 	{ "grf", "MODE", CLI_CHOICE, CO(grf), .names = sgb_grf_names, .n_names = 2, .def = "small",
 	  .help = "Intel GPUs' register file: small (128 registers a thread) or\n"

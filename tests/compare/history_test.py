@@ -9,6 +9,10 @@ usage: history_test.py BENCH CASE -- DEVICE ARGS
             without the step: no change point at all, exit 0. bench export otava writes the CSV and the
             configuration that Otava itself reads (otava analyze), with the same result.
             A run cut short in the same history is refused, and read with --allow-partial.
+  suite-dirs  three `bench suite -o` folders of a suite of two vecadd entries: the history over
+            them is one series of 3 runs (the entry documents beside the suite's left out, said
+            on stderr), never 6 runs nor the two entries merged; the entry documents alone are
+            two series, one per entry, of 3 runs each
   usage     bad input: no operand, a folder without documents, a bad --p-value, --json over
             an input, a document given twice or cut short, a folder's *.json that does not
             read; export otava with --order, --config over -o or an input (exit 2, nothing
@@ -251,7 +255,38 @@ def case_otava_fails():
         check(not left(), f"otava-fails: SIGINT: a temporary folder left: {left()}")
 
 
-CASES = {"step": case_step, "usage": case_usage, "otava-fails": case_otava_fails}
+def case_suite_dirs():
+    need_otava()
+    env = {"BENCH_OTAVA": OTAVA}
+    suite = {"name": "two-entries", "description": "two vecadd entries",
+             "args": ["--reps", "9", "--warmup", "1"],
+             "entries": [{"bench": "vecadd", "args": ["--groups", "1,2", "--slice", "1Ki"]},
+                         {"bench": "vecadd", "args": ["--variant", "1", "--n", "4Ki"]}]}
+    with bt.tmpdir() as d:
+        sf = os.path.join(d, "two-entries.json")
+        bt.write_doc(sf, suite)
+        runs = os.path.join(d, "runs")
+        for i in range(3):
+            bt.must_run([BENCH, "suite", sf, "--quiet", "-o", os.path.join(runs, f"r{i}")] + DEVICE)
+        out = os.path.join(d, "h.json")
+        r = bt.run([BENCH, "history", runs, "--json", out], env=env)
+        j = bt.load_doc(out) if os.path.exists(out) else {"series": []}
+        got = [(s["name"], len(s["runs"]), len(s["points"])) for s in j["series"]]
+        check(r.code == 0 and got == [("two-entries", 3, 3)] and
+              "6 entry documents of `bench suite -o` left out" in r.err and
+              r.out.count("history of ") == 1,
+              f"suite-dirs: one series of 3 runs and 3 points: exit {r.code}, {got}", r)
+        entries = sorted(str(p) for p in Path(runs).glob("*/two-entries-0*.json"))
+        r = bt.run([BENCH, "history", "--json", out] + entries, env=env)
+        j = bt.load_doc(out) if os.path.exists(out) else {"series": []}
+        got = [(s["name"], len(s["runs"]), len(s["points"])) for s in j["series"]]
+        check(r.code == 0 and got == [("two-entries entry 1 (vecadd)", 3, 2),
+                                      ("two-entries entry 2 (vecadd)", 3, 1)],
+              f"suite-dirs: the entry documents: a series per entry: exit {r.code}, {got}", r)
+
+
+CASES = {"step": case_step, "usage": case_usage, "otava-fails": case_otava_fails,
+         "suite-dirs": case_suite_dirs}
 
 if __name__ == "__main__":
     if CASE not in CASES:

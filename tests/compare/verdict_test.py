@@ -195,6 +195,21 @@ def case_attempts():
         v, j = verdicts(r)
         check(v[1] == want and f"{len(scales)} attempts" in notes(j, 1),
               f"attempts: {what}: {v} {notes(j, 1)!r}", r)
+        # the row's figures are the last attempt's (one of those that gave the verdict), never
+        # the first's beside the majority's ratio: the table, the document and JUnit agree
+        pt = next(p for p in j["points"] if p["params"]["groups"] == 1)
+        last_us = 100.0 * scales[-1]
+        check(abs(pt["new"]["median_ns"] / 1e3 / last_us - 1) < 0.01 and
+              abs(pt["ratio"] - scales[-1]) < 0.01,
+              f"attempts: {what}: NEW's median {pt['new']['median_ns']} ns and ratio "
+              f"{pt['ratio']} are the last attempt's ({last_us} us)", r)
+        line = next((ln for ln in r.out.splitlines() if ln.rstrip().endswith("groups=1")
+                     or " groups=1 " in ln), "")
+        cells = line.split()
+        check(len(cells) > 2 and abs(float(cells[1]) / last_us - 1) < 0.01,
+              f"attempts: {what}: the table's new us is the last attempt's: {line!r}", r)
+        wide = [ln for ln in r.out.splitlines() if len(ln) > 100]
+        check(not wide, f"attempts: lines over 100 characters: {wide[:2]}", r)
     bad = confirmed([1.0, 1.0])
     bad["points"][0]["attempts"][0]["params"]["groups"] = 7
     r = compare(base, bad)

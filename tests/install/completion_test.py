@@ -5,9 +5,10 @@ usage: completion_test.py BENCH COMPLETION
 
 Expected answers come from `bench list --json`, `bench info --json` and `bench suite --list`:
 the commands; each command's options (its own, the sub-group and the shared ones, with help);
-the values of each option that takes one of a list of names, as a word and as --opt=value; the
-names left for a comma-separated list; files for --json; the devices for --device; the suites
-for bench suite; nothing for an unknown command. Exit 0, 1 naming each wrong answer, 77 without
+the values of each option that takes one of a list of names (--sg-backend's too), as a word and
+as --opt=value; the names left for a comma-separated list; files for --json; export's formats
+then files; the devices for --device (platform and implementation names too, in any case);
+the suites for bench suite; nothing for an unknown command. Exit 0, 1 naming each wrong answer, 77 without
 bash.
 """
 import json
@@ -44,7 +45,7 @@ def cases(bench, cmds, files_dir):
         opts = {"--" + o["name"] for o in options(c)} | {"--help"}
         out.append((q([bench, c["name"], "--"]), opts, True))
         for o in options(c):
-            if not o["names"] or o["kind"] not in ("choice", "names"):
+            if not o["names"]:   # a choice, a list, or a parser's own names (--sg-backend)
                 continue
             names = set(o["names"])
             out.append((q([bench, c["name"], "--" + o["name"], ""]), names, True))
@@ -59,6 +60,11 @@ def cases(bench, cmds, files_dir):
     out.append((q([bench, "export", "lnt", os.path.join(files_dir, "do")]),
                 {os.path.join(files_dir, "doc.json")}, True))
     out.append((q([bench, "vecadd", "--quiet", "--re"]), {"--reps", "--require-device"}, True))
+    out.append((q([bench, "vecadd", "--sg-backend", ""]), {"intel", "khr", "nv", "emulated"}, True))
+    out.append((q([bench, "export", ""]), {"lnt", "otava"}, True))
+    out.append((q([bench, "export", "o"]), {"otava"}, True))
+    out.append((q([bench, "export", "lnt", os.path.join(files_dir, "do")]),
+                {os.path.join(files_dir, "doc.json")}, True))
     out.append((q([bench, "vecadd", "--json", os.path.join(files_dir, "do")]),
                 {os.path.join(files_dir, "doc.json")}, True))
     return out
@@ -72,6 +78,13 @@ def live_cases(bench):
     want = {"all", "gpu", "cpu"} | {str(d["index"]) for d in devices} | {d["name"] for d in devices} \
         | {f"{d['platform_index']}:{d['device_index']}" for d in devices}
     out.append((q([bench, "vecadd", "--device", ""]), want, False))
+    # a platform's name and its implementation's (PoCL), which --device matches in any case
+    for d in devices:
+        v = (d.get("platform_version") or "").split()
+        impl = v[2] if len(v) > 2 and v[0] == "OpenCL" else d["platform"]
+        out.append((q([bench, "vecadd", "--device", impl[:1]]), {impl}, False))
+        out.append((q([bench, "vecadd", "--device", d["platform"][:1]]), {d["platform"]}, False))
+        out.append((q([bench, "vecadd", "--device", impl[:1].swapcase()]), {impl}, False))
     r = subprocess.run([bench, "suite", "--list"], capture_output=True, text=True, check=True)
     suites = {line.split()[0] for line in r.stdout.splitlines() if line.strip()}
     out.append((q([bench, "suite", ""]), suites, False))

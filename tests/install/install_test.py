@@ -8,7 +8,8 @@ bench finds from its own location can work), checks what was installed (the data
 pages, the bash completion), then runs the installed bench from a temporary folder: --version,
 info, vecadd on every device, suite quick (short), compare of two documents it wrote, validate
 with a known-issues file named by its installed name, suite --list of an installed suite file,
-report, and compile without ocloc; the installed completion offers the installed known-issues
+report, compile without ocloc, and history without Otava (the one command that installs it
+where this bench finds it); the LNT schema installed; the installed completion offers the installed known-issues
 names. Under strace, no file of the source or build tree may be opened (the driver registry of
 OCL_ICD_VENDORS and the drivers it names are the test's environment, not bench's). Exit 0, 1
 naming what failed, 77 where meson or strace is missing (the runs are done first).
@@ -104,6 +105,7 @@ def check_files(prefix, source, cmds):
             os.path.join(prefix, "share", "man", "man1", "bench.1")}
     want |= {os.path.join(prefix, "share", "man", "man1", f"bench-{c}.1") for c in cmds}
     want.add(os.path.join(data, "schema", "results.schema.json"))   # the build's, assembled
+    want.add(os.path.join(data, "lnt", "bench.yaml"))   # LNT's test suite, for the server
     for sub in ("known-issues", "suites", "schema"):
         src = os.path.join(source, "results", sub)
         want |= {os.path.join(data, sub, f) for f in os.listdir(src)
@@ -156,6 +158,15 @@ def checks(t, bench, data, docs, again, env):
         fail("bench report: no page with charts")
     bare = dict(env, PATH="/usr/bin:/bin")
     bare.pop("BENCH_OCLOC", None)
+    # bench history without Otava: the one command that installs it where an installed bench
+    # finds it, never a source tree's script
+    home = dict(bare, HOME=os.path.join(t.work, "home"), XDG_DATA_HOME="")
+    if not shutil.which("otava", path=home["PATH"]):
+        r = t.run([bench, "history", docs[0], again], 77, home)
+        venv = os.path.join(home["HOME"], ".local", "share", "bench", "otava")
+        if (f"python3 -m venv {venv} && {venv}/bin/pip install apache-otava==" not in r.stderr
+                or "setup.sh" in r.stderr or ".deps" in r.stderr):
+            fail(f"history without Otava: an installed bench's one command wanted: {r.stderr}")
     if not shutil.which("ocloc", path=bare["PATH"]):
         r = t.run([bench, "compile", "--target", "pvc", "--benchmark", "vecadd"], 77, bare)
         if "intel-opencl-icd" not in r.stderr or ".deps" in r.stderr:

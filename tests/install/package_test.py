@@ -6,7 +6,7 @@ usage: package_test.py SOURCE_DIR
 Copies the source tree (its files that git tracks or would track; without git, all but build
 folders and .deps) into a temporary folder, builds the source and binary packages there with
 `dpkg-buildpackage --no-sign` (debian/rules: dh with the meson build system, the unit suite as
-its tests), runs lintian on both (any error fails; every tag is printed), checks the
+its tests), checks that whatever the build left in the tree is named by .gitignore, runs lintian on both (any error fails; every tag is printed), checks the
 package's declared dependencies, unpacks it with `dpkg -x` into a throwaway root, and runs the
 unpacked bench: --version (the package's version, its data found in that root), info, vecadd
 --groups 1..4.
@@ -64,6 +64,24 @@ def timed(what, argv, **kw):
     return r
 
 
+def left_behind(src, tree):
+    """What dpkg-buildpackage left in the tree that the source had not: each path must be one
+    the repository's .gitignore names, so that building in a checkout leaves it clean."""
+    made = []
+    for root, dirs, files in os.walk(tree):
+        for name in dirs + files:
+            rel = os.path.relpath(os.path.join(root, name), tree)
+            if not os.path.lexists(os.path.join(src, rel)):
+                if name in dirs:
+                    dirs.remove(name)   # a new folder: itself, not its contents
+                    rel += "/"          # as a folder (a pattern ending in / names folders only)
+                made.append(rel)
+    for rel in made:
+        r = subprocess.run(["git", "-C", src, "check-ignore", "-q", "--no-index", rel])
+        if r.returncode == 1:
+            fail(f"dpkg-buildpackage leaves {rel} in the source tree, which .gitignore does not name")
+
+
 def build(src, tmp, version):
     tree = os.path.join(tmp, f"gpu-occupancy-bench-{version}")
     copy_tree(src, tree)
@@ -74,6 +92,7 @@ def build(src, tmp, version):
     if r.returncode:
         fail(f"dpkg-buildpackage: exit {r.returncode}\n{(r.stdout + r.stderr)[-4000:]}")
         return None, None
+    left_behind(src, tree)
     changes = glob.glob(os.path.join(tmp, "*.changes"))
     debs = [d for d in glob.glob(os.path.join(tmp, "*.deb")) if "-dbgsym_" not in d]
     if len(changes) != 1 or len(debs) != 1:

@@ -8,8 +8,8 @@ instance on sqlite with the test-suite schema SCHEMA, exports a baseline and a r
 a planted 10 % slowdown in two tests (`bench export lnt`), imports the baseline
 (`lnt import INSTANCE FILE -s bench`), starts `lnt runserver` on 127.0.0.1 at a free
 port, submits the run to it (`lnt submit URL/db_default/v4/bench/submitRun FILE`)
-and asserts through LNT's REST API (regressions per test and field, the samples of a
-run) and its run comparison page that the slowed tests, and only those, are flagged. Exit 77 (skipped) where g++, python venv or PyPI is not available.
+and asserts through LNT's REST API (regressions per test and field, the five summary
+values a test of a run holds; --samples sends every launch) and its run comparison page that the slowed tests, and only those, are flagged. Exit 77 (skipped) where g++, python venv or PyPI is not available.
 """
 import fcntl
 import json
@@ -74,6 +74,14 @@ DEVICE = {"name": "Test GPU 9000", "platform": "Test Platform", "driver_version"
           "type": "GPU", "platform_version": "OpenCL 3.0 test"}
 
 
+def summary(s):
+    """The statistics bench writes beside the samples (sorted s): what export lnt sends."""
+    def q(f):
+        x = f * (len(s) - 1)
+        return s[int(x)] + (s[min(int(x) + 1, len(s) - 1)] - s[int(x)]) * (x - int(x))
+    return {"min": s[0], "p5": q(0.05), "median": q(0.5), "p95": q(0.95), "max": s[-1]}
+
+
 def point(groups, slow, seed):
     rnd = random.Random(groups * 7919 + seed)
     median = 100000.0 * (1.10 if slow else 1.0)          # ns
@@ -83,8 +91,9 @@ def point(groups, slow, seed):
                        "simd_source": "required (cl_intel_required_subgroup_size)",
                        "n": groups * 65536, "seed": rnd.getrandbits(62)},
             "status": "ok", "reason": None, "validated": True,
-            "time_ns": {"median": (s[5] + s[6]) / 2, "n": REPS, "samples": samples},
-            "wall_ns": {"n": REPS, "samples": [v + 5000 for v in samples]},
+            "time_ns": dict(summary(s), n=REPS, samples=samples),
+            "wall_ns": dict(summary([v + 5000 for v in s]), n=REPS,
+                            samples=[v + 5000 for v in samples]),
             "metrics": {"bytes": groups * 65536 * 12.0}}
 
 
@@ -148,14 +157,14 @@ def check_api(base):
     tests = {t["name"]: t["id"] for t in get(base, api + "/tests")["tests"]}
     want = {test_name(g) for g in range(1, 9)} | {"occupancy/wg_size=256/groups=4224"}
     check(set(tests) == want, f"tests {sorted(tests)}, expected {sorted(want)}")
-    # every repetition is a sample of its own
+    # each of the summary's five values is a sample of its own (every launch: --samples)
     samples = get(base, f"{api}/runs/{orders['2']}")["tests"]
     per_test = {}
     for s in samples:
         if s.get("execution_time") is not None:
             per_test[s["name"]] = per_test.get(s["name"], 0) + 1
-    check(not any(per_test.get(test_name(g)) != REPS for g in range(1, 9)),
-          f"{REPS} samples a test expected: {per_test}")
+    check(not any(per_test.get(test_name(g)) != 5 for g in range(1, 9)),
+          f"5 samples a test expected (min, p5, median, p95, max): {per_test}")
     # LNT's own verdict: a regression (field change) per test and metric
     for field in ("execution_time", "bandwidth"):
         flagged = set()
@@ -198,6 +207,15 @@ def main():
             bt.must_run([BENCH, "export", "lnt", doc, "--order", str(order), "-o", rep],
                         what="bench export lnt")
             bt.must_run([lnt, "checkformat", rep], what="lnt checkformat")
+            # by default a point's summary (min, p5, median, p95, max); --samples: every launch
+            every = rep + ".samples"
+            bt.must_run([BENCH, "export", "lnt", doc, "--order", str(order), "-o", every,
+                         "--samples"], what="bench export lnt --samples")
+            bt.must_run([lnt, "checkformat", every], what="lnt checkformat (--samples)")
+            sizes = {len(t["execution_time"]) for t in bt.load_doc(rep)["tests"] if "execution_time" in t}
+            full = {len(t["execution_time"]) for t in bt.load_doc(every)["tests"] if "execution_time" in t}
+            check(sizes == {5} and full == {REPS},
+                  f"export lnt: {sizes} values a test by default (5), {full} with --samples ({REPS})")
             reports.append(rep)
         inst = os.path.join(d, "instance")
         bt.must_run([lnt, "create", inst], what="lnt create")

@@ -72,7 +72,9 @@ def case_usage():
                 "--gtest_output"),
                (["--results-dir", out, "--write-baseline", os.path.join(d, "b.csv")],
                 "--write-baseline"),
-               (["--results-dir", out, "--list"], "--list are one device's")]
+               (["--results-dir", out, "--list"], "--list are one device's"),
+               (["--results-dir", out, "--metrics", os.path.join(d, "m.txt")], "--metrics"),
+               (["--results-dir", out, "--github-annotations"], "--github-annotations")]
         for args, msg in bad:
             r = bt.run([BENCH, "validate", "--device", "all"] + args)
             check(r.code == 2 and msg in r.err and "names 2 devices" in r.err and

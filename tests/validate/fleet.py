@@ -11,12 +11,16 @@ CASE is one of:
             --include-regex (repeated: any), --exclude-regex, with --filter and --exclude
   expect    a --kernels copy whose vecadd variant 4 corrupts a word (the v4 check fails, v3
             passes): Fail, then --write-baseline; that baseline makes it ExpectedFail (exit 0); a
-            baseline line for the passing v3 is UnexpectedPass (exit 1); --flakes naming v4 is
+            baseline line for the passing v3 is UnexpectedImprovement(Pass) (exit 1); bench's own
+            results.csv and failures.csv fed back as --baseline, and deqp-runner's Missing,
+            Crash, KnownFlake and UnexpectedImprovement lines, judged as deqp-runner judges
+            them; --flakes naming v4 is
             KnownFlake; --skips naming v4 is Skip; a known issue gives its reason beside the
             baseline's status; results.csv and failures.csv in deqp-runner's columns
   outputs   an output that is an input (the same name, a symbolic link, a hard link) or another
             output: exit 2 naming both; the identity (platform, driver, device) in results.csv,
-            failures.csv, JUnit's properties, TAP and the summary; --require-driver: 77 naming
+            failures.csv, JUnit's properties, TAP and the summary; --results-dir made before
+            --junit and --write-baseline inside it are checked; --require-driver: 77 naming
             what was found, or the run
 """
 import os
@@ -122,6 +126,37 @@ def mutant_kernels(src, dst):
     return dst
 
 
+def feed_back(ctx, d, run, base):
+    """bench's own files as the next --baseline, each meaning what deqp-runner makes of it
+    (RunnerStatus::with_baseline): results.csv's ExpectedFail expects the failure again, failures.csv's
+    UnexpectedImprovement(Pass) and KnownFlake expect nothing, Missing and Crash make a pass and a
+    failure improvements."""
+    rd = os.path.join(d, "r")
+    saved = os.path.join(d, "fed")
+    bench(ctx, *run, "--baseline", base, code=0)           # V3 Pass, V4 ExpectedFail
+    os.makedirs(saved, exist_ok=True)
+    results = write(os.path.join(saved, "results.csv"), open(os.path.join(rd, "results.csv")).read())
+    r = bench(ctx, *run, "--baseline", results, code=0)
+    if csv(os.path.join(rd, "results.csv")) != {V3: "Pass", V4: "ExpectedFail"}:
+        fail("results.csv fed back: its ExpectedFail is not expected again", r)
+    for name, text, code, want in (
+            ("improved.csv", f"{V3},UnexpectedImprovement(Pass)\n{V4},KnownFlake\n", 1,
+             {V3: "Pass", V4: "Fail"}),
+            ("missing.csv", f"{V3},Missing\n{V4},Missing\n", 1,
+             {V3: "UnexpectedImprovement(Pass)", V4: "Fail"}),
+            ("crash.csv", f"{V4},Crash,0.5\n", 1, {V3: "Pass", V4: "UnexpectedImprovement(Fail)"}),
+            ("old.csv", f"{V3},UnexpectedPass\n{V4},ExpectedFail\n{V3}x,Flake\n", 0,
+             {V3: "Pass", V4: "ExpectedFail"})):
+        r = bench(ctx, *run, "--baseline", write(os.path.join(saved, name), text), code=code)
+        got = csv(os.path.join(rd, "results.csv"))
+        if got != want:
+            fail(f"--baseline {name} ({text.strip()!r}): results.csv {got}, expected {want}", r)
+    r = bench(ctx, *run, "--baseline", write(os.path.join(saved, "skips.csv"), f"{V4},Fail\n"),
+              "--skips", write(os.path.join(saved, "skips.txt"), "vecadd/v4\n"), code=0)
+    if csv(os.path.join(rd, "results.csv")) != {V3: "Pass", V4: "Skip"}:
+        fail("a check --skips names is not Skip whatever the baseline expects", r)
+
+
 def case_expect(ctx, d):
     k = mutant_kernels(ctx["kernels"], os.path.join(d, "k"))
     rd, base = os.path.join(d, "r"), os.path.join(d, "base.csv")
@@ -139,8 +174,10 @@ def case_expect(ctx, d):
         fail("the baseline's failure is not ExpectedFail")
     more = write(os.path.join(d, "more.csv"), open(base).read() + f"{V3},Fail\n")
     r = bench(ctx, *run, "--baseline", more, code=1)
-    if csv(os.path.join(rd, "failures.csv")) != {V3: "UnexpectedPass"} or "UNEXPECTED PASS" not in r.stdout:
-        fail("a passing check the baseline expects to fail is not UnexpectedPass", r)
+    if (csv(os.path.join(rd, "failures.csv")) != {V3: "UnexpectedImprovement(Pass)"} or
+            "UNEXPECTED PASS" not in r.stdout):
+        fail("a passing check the baseline expects to fail is not UnexpectedImprovement(Pass)", r)
+    feed_back(ctx, d, run, base)
     flakes = write(os.path.join(d, "flakes.txt"), "# flaky\nvecadd/v4/.*barrier$\n")
     bench(ctx, *run, "--flakes", flakes, code=0)
     if csv(os.path.join(rd, "results.csv"))[V4] != "KnownFlake":
@@ -157,7 +194,8 @@ def case_expect(ctx, d):
     r = bench(ctx, *run, "--baseline", bad, code=2)
     if "line 1" not in r.stderr or "'Broken'" not in r.stderr:
         fail("a bad baseline status is not named with its line", r)
-    print("expect: Fail, the next baseline, ExpectedFail, UnexpectedPass, KnownFlake, Skip, reasons")
+    print("expect: Fail, the next baseline, ExpectedFail, UnexpectedImprovement, files fed back, "
+          "KnownFlake, Skip, reasons")
 
 
 def case_outputs(ctx, d):
@@ -188,6 +226,14 @@ def case_outputs(ctx, d):
         fail(f"JUnit's properties: {props}")
     if ident.group(1) not in r.stderr:
         fail("the summary does not name the identity", r)
+    # the fleet job of docs/validation.md on a fresh checkout: the folder made before the
+    # outputs inside it are checked
+    nest = os.path.join(d, "fresh", "results")
+    bench(ctx, "--filter", "api/arg-index", "--results-dir", nest, "--junit",
+          os.path.join(nest, "junit.xml"), "--write-baseline", os.path.join(nest, "fails.csv"), code=0)
+    for f in ("results.csv", "failures.csv", "junit.xml", "fails.csv"):
+        if not os.path.isfile(os.path.join(nest, f)):
+            fail(f"--results-dir {nest} with --junit inside it: no {f}")
     r = bench(ctx, "--require-driver", "^no such driver$", "--list", code=77)
     if "matches none of what was found: platform '" not in r.stderr:
         fail("--require-driver does not say what it found", r)

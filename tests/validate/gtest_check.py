@@ -11,6 +11,7 @@ CASE is one of:
           [ RUN      ] / [       OK ] / [  SKIPPED ] lines and the totals; exit 0
   failed  a --kernels copy that drops a required work-group size: [  FAILED  ] for
           api.reqdWgMismatch, "1 FAILED TEST", exit 1; --gtest_output=xml:FILE is JUnit XML
+          naming each test as the lines on stdout do
   ctest   CMake's gtest_discover_tests on an IMPORTED executable (a wrapper script that runs
           bench validate) discovers the checks and CTest runs each with --gtest_filter: a pass,
           a skip and a failure as CTest reports them (exit 77 without cmake and ctest)
@@ -116,9 +117,13 @@ def case_failed(ctx, d):
                  r"^ 1 FAILED TEST$", r"^\[  FAILED  \] 1 test, listed below:$"):
         if not re.search(line, r.stdout, re.M):
             fail(f"no line {line}", r)
-    cases = [tc.get("name") for tc in ET.parse(xml).getroot().iter("testcase")]
-    if sorted(cases) != ["api/buffer-size-zero", "api/reqd-wg-mismatch"]:
-        fail(f"--gtest_output's file holds {cases}")
+    # GoogleTest's names, as its lines on stdout: suite api, tests bufferSizeZero, ...
+    root = ET.parse(xml).getroot()
+    cases = sorted(f"{tc.get('classname')}.{tc.get('name')}" for tc in root.iter("testcase"))
+    suites = [s.get("name") for s in root.iter("testsuite")]
+    ran = sorted(re.findall(r"^\[ RUN      \] (\S+)$", r.stdout, re.M))
+    if cases != ["api.bufferSizeZero", "api.reqdWgMismatch"] or cases != ran or suites != ["api"]:
+        fail(f"--gtest_output's file holds {cases} in suites {suites}; stdout ran {ran}")
     print("failed: [  FAILED  ], the totals, exit 1, the XML report")
 
 

@@ -8,6 +8,7 @@
 #include "tool.h"
 #include "compare.h"
 #include "results.h"
+#include "ci.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -25,7 +26,10 @@ struct compare_opts {
 	struct cmp_rules rules;
 	const char *baseline_dir;
 	const char *json_path, *junit_path, *markdown_path;
+	const char *metrics_path;   /* --metrics: GitLab's metrics report */
+	const char *summary_path;   /* --github-summary: $GITHUB_STEP_SUMMARY */
 	bool quiet, allow_partial;
+	bool github_annotations, github_summary;
 };
 
 static void parse_alpha(void *base, const char *arg)
@@ -124,6 +128,15 @@ static const struct cli_opt compare_cli[] = {
 	{ "junit", "FILE", CLI_STR, CO(junit_path), .help = "write JUnit XML: a testcase per point" },
 	{ "markdown", "FILE", CLI_STR, CO(markdown_path),
 	  .help = "write a Markdown summary (for a merge-request comment)" },
+	{ "github-annotations", NULL, CLI_FLAG, CO(github_annotations),
+	  .help = "print GitHub Actions' annotations: ::error for each point that\n"
+		  "regressed, failed or is suspect in NEW, ::notice for an improved one" },
+	{ "github-summary", NULL, CLI_FLAG, CO(github_summary),
+	  .help = "append the Markdown summary to GitHub Actions' step summary\n"
+		  "($GITHUB_STEP_SUMMARY; refused where it is unset)" },
+	{ "metrics", "FILE", CLI_STR, CO(metrics_path),
+	  .help = "write GitLab's metrics report (OpenMetrics text: reports:metrics):\n"
+		  "the counts of each verdict, each point's median and ratio" },
 	{ "quiet", NULL, CLI_FLAG, CO(quiet), .help = "print no table" },
 	{ "allow-partial", NULL, CLI_FLAG, CO(allow_partial),
 	  .help = "read an interrupted or empty document as it is (refused without:\n"
@@ -145,12 +158,14 @@ static void compare_check(void *opts, const struct cli_set *given)
 /* ---- outputs, reserved before any work ---- */
 
 static struct outf out_json = OUTF_INIT, out_junit = OUTF_INIT, out_md = OUTF_INIT;
+static struct outf out_metrics = OUTF_INIT;
 
 static void drop_outputs(void)
 {
 	outf_abort(&out_json);
 	outf_abort(&out_junit);
 	outf_abort(&out_md);
+	outf_abort(&out_metrics);
 }
 
 /* The documents read and the files written, every one checked before any work. */
@@ -166,6 +181,17 @@ static void files_open(const struct compare_opts *o)
 		bench_output(&out_junit, "--junit", o->junit_path);
 	if (o->markdown_path)
 		bench_output(&out_md, "--markdown", o->markdown_path);
+	if (o->metrics_path)
+		bench_output(&out_metrics, "--metrics", o->metrics_path);
+}
+
+/* --github-summary's file, checked before any work: where GitHub Actions says. */
+static void summary_open(struct compare_opts *o)
+{
+	if (o->github_summary && !(o->summary_path = ci_step_summary_path()))
+		cli_usage_error("--github-summary: GITHUB_STEP_SUMMARY is not set (the file GitHub "
+				"Actions gives a step for its summary): run it in a workflow's step, or "
+				"write --markdown FILE");
 }
 
 static void commit(struct outf *o, const char *path, char *text)
@@ -215,6 +241,7 @@ static int compare_main(void *opts)
 	char *base_path = NULL;
 
 	files_open(o);
+	summary_open(o);
 	cmp_doc_allow_partial(o->allow_partial);
 	cmp_doc_load(&c.new_, o->operands.v[o->baseline_dir ? 0 : 1]);
 	if (o->baseline_dir) {
@@ -234,6 +261,15 @@ static int compare_main(void *opts)
 	}
 	commit(&out_junit, o->junit_path, o->junit_path ? cmp_junit(&c) : NULL);
 	commit(&out_md, o->markdown_path, o->markdown_path ? cmp_markdown(&c) : NULL);
+	commit(&out_metrics, o->metrics_path, o->metrics_path ? cmp_metrics(&c) : NULL);
+	if (o->github_annotations)
+		cmp_annotate(&c, stdout);
+	if (o->summary_path) {
+		char *md = cmp_markdown(&c), err[1024];
+		if (!md || !ci_step_summary_append(o->summary_path, md, err, sizeof(err)))
+			cli_die(EXIT_FAIL, "--github-summary: %s", md ? err : "out of host memory");
+		free(md);
+	}
 	cmp_result_free(&c);
 	cmp_doc_free(&c.base);
 	cmp_doc_free(&c.new_);
@@ -263,7 +299,11 @@ const struct bench_tool compare_tool = {
 			"  the clock probe moved between the documents the same way as the point, the\n"
 			"  point is judged in probe units; a probe that moved the other way excuses\n"
 			"  nothing. A point measured again (bench suite --confirm) takes the verdict most\n"
-			"  of its attempts give. Failed where NEW failed, was skipped or lost its\n"
+			"  of its attempts give, its figures (NEW's median, the ratio, its interval, p)\n"
+			"  those of its last attempt, one of the attempts that gave the verdict. The\n"
+			"  table: the figures, then the benchmark and its parameters, wrapped to 100\n"
+			"  columns; the header says where bands learned per point apply. Failed where\n"
+			"  NEW failed, was skipped or lost its\n"
 			"  validation; suspect (never unchanged, improved or regressed) where either\n"
 			"  side's times are not to be believed: status suspect, clock.agree false, or\n"
 			"  a failed clock_check, the note naming the side and why; changed where the\n"

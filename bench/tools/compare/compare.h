@@ -137,6 +137,12 @@ bool cmp_same_calibration(const struct cmp_point *a, const struct cmp_point *b, 
 json_t *cmp_doc_calibrated(const struct cmp_doc *d, const char *bench, json_t *params,
 			   const char *const *names);
 /*
+ * The measurement of p that its figures are shown from: its last attempt where it has any (bench
+ * suite --confirm stops when two attempts agree, so the last is one of those that gave the
+ * verdict, and the ratio and interval the verdict states are the last attempt's), else p itself.
+ */
+const struct cmp_point *cmp_shown(const struct cmp_point *p);
+/*
  * The match keys of d's points: with devices (a point's own, or else the document's), where
  * either document of a comparison holds several; without, as for two of one device each.
  */
@@ -249,6 +255,12 @@ void cmp_print(const struct cmp_result *c, FILE *f);
 json_t *cmp_json(const struct cmp_result *c);
 char *cmp_junit(const struct cmp_result *c);
 char *cmp_markdown(const struct cmp_result *c);
+/* GitHub Actions' annotations on f (channels.c): an error for each point that makes the exit
+ * code 1 (regressed, failed, NEW suspect), a notice for an improved one; file= NEW's path. */
+void cmp_annotate(const struct cmp_result *c, FILE *f);
+/* GitLab's metrics report (OpenMetrics text): the counts of each verdict, the exit code, and
+ * each point's NEW median (us) and ratio, named as LNT's tests. A new string, NULL on no memory. */
+char *cmp_metrics(const struct cmp_result *c);
 
 /* ---- Otava (otava.c) ---- */
 
@@ -260,6 +272,14 @@ char *cmp_markdown(const struct cmp_result *c);
  * Exits 2 naming the document whose timestamp is not a UTC ISO 8601 time.
  */
 char *otava_csv(const struct cmp_doc *docs, size_t n, json_t **metrics, size_t *left);
+
+/*
+ * Otava's executable into buf: BENCH_OTAVA, else `otava` on PATH, else a build tree's
+ * .deps/otava, else the user's $XDG_DATA_HOME/bench/otava (~/.local/share/bench/otava); else
+ * exit 77 saying how to install it (for a build tree, scripts/setup.sh; for an installed
+ * bench, one python3 -m venv ... && pip install command that makes the last).
+ */
+void otava_find(char *buf, size_t len);
 
 /* Otava's configuration (YAML; JSON is YAML) of one csv test named `test` on csv_path:
  * time_column time, attribute run, each metric a time (direction -1: lower is better). */

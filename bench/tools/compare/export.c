@@ -12,8 +12,10 @@
  * a list of n values becomes n samples of the test (LNT's testsuitedb.py,
  * _importSampleValues), the comparison takes the minimum and applies its
  * Mann-Whitney test only with at least 4 samples a side, and ignores absolute changes
- * under 0.01 (server/reporting/analysis.py): hence every repetition as a list, and
- * microseconds and GB/s, where 0.01 is small. LNT sorts orders as dotted integers.
+ * under 0.01 (server/reporting/analysis.py): hence five samples a point by default (its
+ * summary: min, p5, median, p95, max; a quick run's 49k repetitions took `lnt import` of three
+ * runs 3.5 minutes), every repetition with --samples, and microseconds and GB/s, where 0.01
+ * is small. LNT sorts orders as dotted integers.
  */
 #include "rows.h"
 #include "tool.h"
@@ -31,6 +33,7 @@ struct export_opts {
 	const char *output;      /* -o */
 	const char *config;      /* --config: Otava's configuration (otava) */
 	bool allow_partial;      /* --allow-partial */
+	bool samples;            /* --samples (lnt): every repetition, not the summary */
 };
 
 #define EO(f) offsetof(struct export_opts, f)
@@ -43,6 +46,9 @@ static const struct cli_opt export_cli[] = {
 	{ "config", "FILE", CLI_STR, EO(config),
 	  .help = "otava: also write Otava's configuration of the CSV there (a test\n"
 		  "named bench: otava analyze bench --config-file FILE)" },
+	{ "samples", NULL, CLI_FLAG, EO(samples),
+	  .help = "lnt: every repetition as a sample of its test, not the point's\n"
+		  "summary (min, p5, median, p95, max): reports of thousands of samples" },
 	{ "allow-partial", NULL, CLI_FLAG, EO(allow_partial),
 	  .help = "export an interrupted document's points (lnt: marked in the run's\n"
 		  "`interrupted` field; otava: named on stderr); refused without" },
@@ -80,13 +86,16 @@ static void export_check(void *opts, const struct cli_set *given)
 	if (strcmp(o->operands.v[0], "otava") == 0) {
 		if (o->order)
 			cli_usage_error("--order is LNT's: Otava orders the runs by their time");
+		if (o->samples)
+			cli_usage_error("--samples is LNT's: Otava's CSV holds each point's median");
 		if (o->config && outf_same_file(o->config, o->output))
 			cli_usage_error("--config %s is -o: the configuration and the CSV are two files",
 					o->config);
 		return;
 	}
 	if (o->config)
-		cli_usage_error("--config is Otava's: LNT takes its schema from results/lnt/bench.yaml");
+		cli_usage_error("--config is Otava's: LNT takes its schema from lnt/bench.yaml of bench's "
+				"data (bench --version names the folder)");
 	if (!o->order)
 		cli_usage_error("--order is required: LNT sorts runs by it");
 	if (strcmp(o->order, "driver") != 0 && !dotted_integers(o->order))
@@ -217,6 +226,47 @@ static json_t *scaled_samples(json_t *stats, size_t n, double div)
 	return out;
 }
 
+/*
+ * The summary a point sends by default: its statistics member's min, p5, median, p95 and max
+ * (wall_ns's or time_ns's), each divided by div, as five samples. LNT compares a test's minimum
+ * and, with 4 samples or more a side, holds its change to a Mann-Whitney test: the minimum and
+ * the median stay the point's, and the test asks whether the two summaries lie apart. NULL
+ * where the member lacks one of them.
+ */
+static json_t *summary_samples(json_t *stats, double div)
+{
+	static const char *const keys[] = { "min", "p5", "median", "p95", "max" };
+	json_t *out = json_array();
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		json_t *v = json_object_get(stats, keys[i]);
+		if (!json_is_number(v) || !isfinite(json_number_value(v))) {
+			json_decref(out);
+			return NULL;
+		}
+		json_array_append_new(out, json_real(json_number_value(v) / div));
+	}
+	return out;
+}
+
+/* Whether a test carries the point's summary (bench export lnt without --samples). */
+static bool lnt_summary = true;
+
+/* A point's kernel times in ns: the summary's five (*summary true), or every sample (--samples,
+ * or a document whose time_ns lacks one of the summary's members). */
+static json_t *time_values(const struct cmp_point *p, bool *summary)
+{
+	json_t *ns = lnt_summary ? summary_samples(json_object_get(p->pt, "time_ns"), 1) : NULL;
+
+	*summary = ns != NULL;
+	if (ns)
+		return ns;
+	ns = json_array();
+	for (size_t i = 0; i < p->n; i++)
+		json_array_append_new(ns, json_real(p->samples[i]));
+	return ns;
+}
+
 /* One test of a point, or NULL where the point has nothing to report (skipped, no figures). */
 static json_t *test_json(const struct cmp_point *p)
 {
@@ -234,20 +284,27 @@ static json_t *test_json(const struct cmp_point *p)
 		return NULL;
 	}
 	if (p->samples) {
+		bool summary;
+		json_t *ns = time_values(p, &summary), *v;
 		json_t *us = json_array(), *gbps = bytes > 0 ? json_array() : NULL;
-		for (size_t i = 0; i < p->n; i++) {
-			json_array_append_new(us, json_real(p->samples[i] / 1e3));   /* us */
-			if (gbps && p->samples[i] > 0)
-				json_array_append_new(gbps, json_real(bytes / p->samples[i]));   /* GB/s */
+		size_t i;
+		json_array_foreach(ns, i, v) {
+			double x = json_number_value(v);
+			json_array_append_new(us, json_real(x / 1e3));   /* us */
+			if (gbps && x > 0)
+				json_array_append_new(gbps, json_real(bytes / x));   /* GB/s */
 		}
 		json_object_set_new(t, "execution_time", us);
-		json_t *wall = scaled_samples(json_object_get(p->pt, "wall_ns"), p->n, 1e3);   /* us */
+		json_t *wall_ns = json_object_get(p->pt, "wall_ns");
+		json_t *wall = summary ? summary_samples(wall_ns, 1e3)             /* us */
+				       : scaled_samples(wall_ns, p->n, 1e3);
 		if (wall)
 			json_object_set_new(t, "wall_time", wall);
-		if (gbps && json_array_size(gbps) == p->n)
+		if (gbps && json_array_size(gbps) == json_array_size(ns))
 			json_object_set_new(t, "bandwidth", gbps);
 		else
 			json_decref(gbps);
+		json_decref(ns);
 		any = true;
 	}
 	if (json_is_integer(res)) {
@@ -433,6 +490,7 @@ static bool export_lnt(const struct export_opts *o, struct cmp_doc *docs, size_t
 {
 	const char *order = strcmp(o->order, "driver") == 0 ? docs[0].driver : o->order;
 
+	lnt_summary = !o->samples;
 	if (!dotted_integers(order))
 		cli_die(EXIT_USAGE, "%s: device.driver_version: '%s' is not dotted integers, which LNT "
 			"needs to sort runs: give --order N", docs[0].path, order);
@@ -482,7 +540,7 @@ const struct bench_tool export_tool = {
 		.name = "export",
 		.summary = "results documents in another format: lnt (LNT's report format 2), otava (Apache Otava's CSV)",
 		.synopsis =
-			"usage: bench export lnt DOC... --order N -o FILE\n"
+			"usage: bench export lnt DOC... --order N -o FILE [--samples]\n"
 			"       bench export otava DOC... -o FILE.csv [--config FILE.yaml]\n"
 			"  Writes the results documents as one run of LNT's report format 2 (for\n"
 			"  `lnt import INSTANCE FILE -s bench`, schema results/lnt/bench.yaml). The\n"
@@ -490,10 +548,12 @@ const struct bench_tool export_tool = {
 			"  hierarchy as fields); the run has the documents' start and end times and\n"
 			"  the order llvm_project_revision = N. Each point is a test named\n"
 			"  benchmark.variant/param=value/... (the params bench compare matches on,\n"
-			"  descriptions left out) with every repetition: execution_time and wall_time\n"
-			"  in microseconds, bandwidth in GB/s, resident_wg for occupancy, and\n"
+			"  descriptions left out) with its summary as five samples (min, p5, median,\n"
+			"  p95, max; --samples: every repetition): execution_time and wall_time in\n"
+			"  microseconds, bandwidth in GB/s, resident_wg for occupancy, and\n"
 			"  execution_status 1 for a failed point. Every document must come from the\n"
-			"  same host, device and driver.\n"
+			"  same host, device and driver. The schema is installed with bench\n"
+			"  (DATADIR/lnt/bench.yaml; bench --version names DATADIR).\n"
 			"  otava: one CSV row a document, in time order (time, run 1, 2, ...), and one\n"
 			"  column a point timed in every document, named as LNT's tests, holding its\n"
 			"  median in ns; --config writes the test `bench` of Otava's configuration for\n"

@@ -4,7 +4,9 @@
  * device, ordered by time, written as Apache Otava's CSV (otava.c), and Otava's E-Divisive
  * analysis (`otava analyze`, apache-otava on PyPI) reports for every point the runs where
  * its series changed. Otava is found as BENCH_OTAVA, else `otava` on PATH, else in a build
- * tree's .deps/otava (scripts/setup.sh installs it there); without it, exit 77.
+ * tree's .deps/otava (scripts/setup.sh installs it there), else in the user's virtual
+ * environment $XDG_DATA_HOME/bench/otava (~/.local/share/bench/otava: an installed bench's
+ * one command makes it); without it, exit 77 saying how to get it.
  */
 #include "tool.h"
 #include "compare.h"
@@ -29,7 +31,6 @@ extern char **environ;
 #define HISTORY_MIN_RUNS 3
 /* Otava itself failed (exit status, signal, no report): neither a verdict (0, 1) nor bad input */
 #define HISTORY_EXIT_OTAVA 3
-#define OTAVA_HINT "pip install apache-otava==0.8.0 (scripts/setup.sh installs it into .deps/otava)"
 
 struct history_opts {
 	struct cli_operands operands;
@@ -144,6 +145,77 @@ static void sort_from(size_t before)
 		}
 }
 
+/* The `suite_entry` member of a document (`bench suite -o`'s entry documents), else NULL. */
+static json_t *entry_of(json_t *root)
+{
+	json_t *e = json_object_get(root, "suite_entry");
+
+	return json_is_object(e) ? e : NULL;
+}
+
+/* A series' name: its suite or benchmark, or "SUITE entry N (BENCHMARK)" for a suite's entry. */
+static const char *series_name(const struct cmp_doc *d, char *buf, size_t len)
+{
+	json_t *e = entry_of(d->root);
+
+	if (!e)
+		return d->name ? d->name : "?";
+	snprintf(buf, len, "%s entry %lld (%s)", json_string_value(json_object_get(e, "suite")),
+		 (long long)json_integer_value(json_object_get(e, "entry")), d->name ? d->name : "?");
+	return buf;
+}
+
+/* Whether a and b lie in one folder. */
+static bool same_folder(const char *a, const char *b)
+{
+	const char *sa = strrchr(a, '/'), *sb = strrchr(b, '/');
+	size_t la = sa ? (size_t)(sa - a) : 0, lb = sb ? (size_t)(sb - b) : 0;
+
+	return la == lb && strncmp(a, b, la) == 0;
+}
+
+/* Whether the documents from before on hold, in path i's folder, the suite document of entry e. */
+static bool suite_doc_beside(size_t before, size_t i, json_t *e)
+{
+	const char *suite = json_string_value(json_object_get(e, "suite"));
+
+	for (size_t j = before; j < n_paths && suite; j++) {
+		const char *s = json_string_value(json_object_get(roots[j], "suite"));
+		if (j != i && roots[j] && !entry_of(roots[j]) && s && strcmp(s, suite) == 0 &&
+		    same_folder(paths[i], paths[j]))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * `bench suite -o DIR` writes the suite's document and each entry's: the suite's holds every
+ * entry's points, so an entry document beside its suite's is the same run again and is left out
+ * (each run counted once). Returns how many were.
+ */
+static size_t drop_entries(size_t before)
+{
+	size_t kept = before, dropped = 0;
+	bool *drop = bench_zalloc((n_paths - before + 1) * sizeof(*drop));
+
+	for (size_t i = before; i < n_paths; i++)
+		drop[i - before] = roots[i] && entry_of(roots[i]) &&
+				   suite_doc_beside(before, i, entry_of(roots[i]));
+	for (size_t i = before; i < n_paths; i++) {
+		if (drop[i - before]) {
+			json_decref(roots[i]);
+			free(paths[i]);
+			dropped++;
+			continue;
+		}
+		paths[kept] = paths[i];
+		roots[kept++] = roots[i];
+	}
+	n_paths = kept;
+	free(drop);
+	return dropped;
+}
+
 /* Every operand: a folder's results documents (sorted by path), or a document itself. */
 static void collect(const struct history_opts *o)
 {
@@ -163,6 +235,12 @@ static void collect(const struct history_opts *o)
 		if (n_paths == before)
 			cli_usage_error("'%s' holds no results document (*.json)", a);
 		sort_from(before);
+		size_t dropped = drop_entries(before);
+		if (dropped && !o->quiet)
+			fprintf(stderr, "bench history: %s: %zu entry document%s of `bench suite -o` left "
+				"out: %s suite's document holds %s points\n", a, dropped,
+				dropped == 1 ? "" : "s", dropped == 1 ? "its" : "their",
+				dropped == 1 ? "its" : "their");
 	}
 }
 
@@ -195,41 +273,6 @@ static void by_time(struct cmp_doc *d, size_t n)
 }
 
 /* ---- Otava ---- */
-
-static bool executable(const char *p)
-{
-	struct stat st;
-
-	return stat(p, &st) == 0 && S_ISREG(st.st_mode) && access(p, X_OK) == 0;
-}
-
-/* Otava's executable into buf, or exit 77 saying how to get it. */
-static void find_otava(char *buf, size_t len)
-{
-	const char *env = getenv("BENCH_OTAVA"), *path = getenv("PATH");
-	char deps[3900];
-
-	if (env && *env) {
-		if (!executable(env))
-			cli_die(EXIT_SKIP, "BENCH_OTAVA '%s' is not an executable file: %s", env, OTAVA_HINT);
-		snprintf(buf, len, "%s", env);
-		return;
-	}
-	for (const char *p = path; p && *p;) {
-		size_t k = strcspn(p, ":");
-		snprintf(buf, len, "%.*s/otava", (int)k, p);
-		if (k && executable(buf))
-			return;
-		p += k + (p[k] == ':');
-	}
-	if (paths_dir(PATHS_DEPS, deps, sizeof(deps))) {
-		snprintf(buf, len, "%s/otava/bin/otava", deps);
-		if (executable(buf))
-			return;
-	}
-	cli_die(EXIT_SKIP, "no Apache Otava (`otava`) on PATH or in a build tree's .deps: %s",
-		OTAVA_HINT);
-}
 
 static bool write_file(const char *path, const char *text)
 {
@@ -373,7 +416,10 @@ static void print_series(const struct series *s)
 	json_t *g, *c;
 	size_t i, k;
 
-	printf("history of %s on %s: %zu runs, %s .. %s; %zu points%s\n", s->docs[0].name,
+	char nm[512];
+
+	printf("history of %s on %s: %zu runs, %s .. %s; %zu points%s\n",
+	       series_name(&s->docs[0], nm, sizeof(nm)),
 	       s->docs[0].device, s->n, s->docs[0].timestamp, s->docs[s->n - 1].timestamp,
 	       json_array_size(s->metrics), s->left ? " (others not timed in every run: left out)" : "");
 	for (i = 0; i < s->n; i++)
@@ -416,7 +462,10 @@ static json_t *series_json(const struct series *s)
 		json_array_append_new(cps, json_pack("{s:I, s:O}", "run", (json_int_t)run + 1,
 						     "changes", json_object_get(g, "changes")));
 	}
-	return json_pack("{s:s?, s:s, s:o, s:O, s:I, s:I, s:o}", "name", s->docs[0].name, "device",
+	char nm[512];
+
+	return json_pack("{s:s?, s:s, s:o, s:O, s:I, s:I, s:o}", "name",
+			 series_name(&s->docs[0], nm, sizeof(nm)), "device",
 			 s->docs[0].device, "runs", runs, "points", s->metrics, "points_left_out",
 			 (json_int_t)s->left, "points_suspect", (json_int_t)s->suspect, "change_points", cps);
 }
@@ -460,9 +509,16 @@ static bool analyze_series(struct series *s, const char *otava, const struct his
 /* Whether documents a and b are runs of one series: one suite or benchmark, one device. */
 static bool same_series(const struct cmp_doc *a, const struct cmp_doc *b)
 {
+	json_t *ea = entry_of(a->root), *eb = entry_of(b->root);
+
+	/* a suite's entry documents: one series per entry, never two entries of one benchmark */
+	if (!ea != !eb || (ea && (!json_equal(json_object_get(ea, "suite"), json_object_get(eb, "suite")) ||
+				  !json_equal(json_object_get(ea, "entry"), json_object_get(eb, "entry")))))
+		return false;
 	return strcmp(a->name ? a->name : "", b->name ? b->name : "") == 0 &&
 	       strcmp(a->device, b->device) == 0 && strcmp(a->platform, b->platform) == 0;
 }
+
 
 /*
  * The series of documents in turn (one suite or benchmark on one device, in the order first
@@ -473,6 +529,7 @@ static bool all_series(struct cmp_doc *docs, const char *otava, const struct his
 {
 	bool *done = bench_zalloc((n_paths ? n_paths : 1) * sizeof(*done)), any_slower = false;
 	struct series s = { .docs = bench_alloc((n_paths ? n_paths : 1) * sizeof(*docs)) };
+	char nm[512];
 
 	for (size_t i = 0; i < n_paths; i++) {
 		s.n = 0;
@@ -485,13 +542,15 @@ static bool all_series(struct cmp_doc *docs, const char *otava, const struct his
 			continue;
 		if (s.n < HISTORY_MIN_RUNS) {
 			fprintf(stderr, "bench history: %zu run%s of %s on %s: a series needs %d or more\n",
-				s.n, s.n == 1 ? "" : "s", s.docs[0].name, s.docs[0].device, HISTORY_MIN_RUNS);
+				s.n, s.n == 1 ? "" : "s", series_name(&s.docs[0], nm, sizeof(nm)),
+				s.docs[0].device, HISTORY_MIN_RUNS);
 			continue;
 		}
 		by_time(s.docs, s.n);
 		if (!analyze_series(&s, otava, o)) {
 			fprintf(stderr, "bench history: %s on %s: no point timed in every one of its %zu runs "
-				"(%zu suspect points left out): nothing to analyze\n", s.docs[0].name,
+				"(%zu suspect points left out): nothing to analyze\n",
+				series_name(&s.docs[0], nm, sizeof(nm)),
 				s.docs[0].device, s.n, s.suspect);
 			json_decref(s.metrics);
 			continue;
@@ -542,7 +601,7 @@ static int history_main(void *opts)
 	if (o->json)
 		bench_output(&jout, "--json", o->json);
 	struct cmp_doc *docs = load_all(o);
-	find_otava(otava, sizeof(otava));   /* bad documents first: exit 2 with or without Otava */
+	otava_find(otava, sizeof(otava));   /* bad documents first: exit 2 with or without Otava */
 	any_slower = all_series(docs, otava, o, all);
 	if (!json_array_size(all))
 		cli_usage_error("no series of %d runs or more of one suite or benchmark on one device",
@@ -578,7 +637,8 @@ const struct bench_tool history_tool = {
 			"  analysis on the medians of the points every run timed (bench export otava\n"
 			"  writes the same CSV). Prints, for each series, the runs from which points\n"
 			"  changed, by how much, and Otava's p-value. Needs 3 runs or more; Otava from\n"
-			"  BENCH_OTAVA, PATH or a build tree's .deps/otava (exit 77 without it). Exit\n"
+			"  BENCH_OTAVA, PATH, a build tree's .deps/otava or ~/.local/share/bench/otava\n"
+			"  (XDG_DATA_HOME; exit 77 without it, saying how to install it). Exit\n"
 			"  1 where a point's series became slower, 0 otherwise, 3 where Otava itself\n"
 			"  fails (its status named). Every document is read\n"
 			"  as bench compare reads it: one that does not read, or an interrupted or\n"

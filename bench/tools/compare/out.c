@@ -68,6 +68,11 @@ static void sb_escaped(struct sbuf *b, const char *s, bool md)
 
 /* ---- cells ---- */
 
+const struct cmp_point *cmp_shown(const struct cmp_point *p)
+{
+	return p && p->n_attempts ? &p->attempts[p->n_attempts - 1] : p;
+}
+
 static const char *bench_of(const struct cmp_row *r)
 {
 	return r->new_ ? r->new_->bench : r->base->bench;
@@ -86,7 +91,7 @@ static void us_cell(const struct cmp_point *p, char *buf, size_t len)
 static void cells(const struct cmp_row *r, char c[5][64])
 {
 	us_cell(r->base, c[0], 64);
-	us_cell(r->new_, c[1], 64);
+	us_cell(cmp_shown(r->new_), c[1], 64);   /* the attempt the ratio and verdict are of */
 	snprintf(c[2], 64, r->have_ratio ? "%.3f" : "-", r->ratio);
 	if (r->have_test) {
 		snprintf(c[3], 64, "%.3f..%.3f", r->lo, r->hi);
@@ -142,30 +147,135 @@ static void doc_line(const struct cmp_doc *d, struct sbuf *b, bool md)
 
 /* ---- the table ---- */
 
+/* A CI log's width: the text around the table is wrapped to it. */
+#define CMP_LOG_WIDTH 100
+
+/* text printed from column col wrapped at spaces to CMP_LOG_WIDTH, every line after the first
+ * indented; the column it ends at. */
+static size_t wrap_at(FILE *f, const char *text, const char *indent, size_t col)
+{
+	size_t ind = strlen(indent), pend = 0;
+
+	while (*text) {
+		if (*text == ' ') {
+			pend++;
+			text++;
+			continue;
+		}
+		if (*text == '\n') {
+			fprintf(f, "\n%s", indent);
+			col = ind;
+			pend = 0;
+			text++;
+			continue;
+		}
+		size_t word = strcspn(text, " \n");
+		if (col > ind && col + pend + word > CMP_LOG_WIDTH) {
+			fprintf(f, "\n%s", indent);
+			col = ind;
+			pend = 0;
+		}
+		fprintf(f, "%*s%.*s", (int)pend, "", (int)word, text);
+		col += pend + word;
+		pend = 0;
+		text += word;
+	}
+	return col;
+}
+
+static void print_wrapped(FILE *f, const char *text, const char *indent)
+{
+	wrap_at(f, text, indent, 0);
+	fputc('\n', f);
+}
+
+static void print_wrapped_from(FILE *f, const char *text, const char *indent, size_t col)
+{
+	wrap_at(f, text, indent, col);
+	fputc('\n', f);
+}
+
+/* Where per-point bands learned from a baseline of several runs judged rows: how many, their range. */
+static void learned_line(const struct cmp_result *c, struct sbuf *b)
+{
+	size_t n = 0;
+	double lo = 0, hi = 0;
+
+	for (size_t i = 0; i < c->n; i++) {
+		const struct cmp_row *r = &c->rows[i];
+		if (!r->band_from || strcmp(r->band_from, "learned") != 0)
+			continue;
+		lo = n && lo < r->noise_pct ? lo : r->noise_pct;
+		hi = n && hi > r->noise_pct ? hi : r->noise_pct;
+		n++;
+	}
+	if (n)
+		sb_printf(b, "; per-point bands learned from BASE's runs for %zu of %zu points, "
+			  "+-%.4g..%.4g %% (max(--noise-floor %g %%, --spread-mult %g x the point's "
+			  "spread)), in place of the bands above", n, c->n, lo, hi, c->o->floor_pct,
+			  c->o->spread_mult);
+}
+
+/*
+ * The table: the figures' columns first, then the benchmark and the parameters that tell its
+ * points apart, left-aligned and wrapped below their own column, so that a CI log's line holds
+ * the figures whatever the parameters' length.
+ */
+static void print_rows(const struct cmp_result *c, const struct table *t, FILE *f)
+{
+	char *text = NULL, *line, *save = NULL, indent[128];
+	size_t size = 0, i = 0;
+	FILE *m = open_memstream(&text, &size);
+
+	if (!m)
+		cli_die(EXIT_FAIL, "out of host memory");
+	table_print(t, m);
+	fclose(m);
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save), i++) {
+		size_t w = strlen(line);
+		snprintf(indent, sizeof(indent), "%*s", (int)(w + 2 < sizeof(indent) ? w + 2 : 0), "");
+		fprintf(f, "%s  ", line);
+		if (!i) {
+			fprintf(f, "benchmark params\n");
+			continue;
+		}
+		const struct cmp_row *r = &c->rows[i - 1];
+		struct sbuf b = { 0 };
+		sb_printf(&b, "%s %s", bench_of(r), r->params[0] ? r->params : "-");
+		print_wrapped_from(f, b.s, indent, w + 2);
+		free(b.s);
+	}
+	free(text);
+}
+
 void cmp_print(const struct cmp_result *c, FILE *f)
 {
-	static const char *const head[] = { "benchmark", "params", "base us", "new us", "ratio",
-					    "95% interval", "p", "verdict" };
+	static const char *const head[] = { "base us", "new us", "ratio", "95% interval", "p",
+					    "verdict" };
 	struct table t;
 	struct sbuf b = { 0 };
 
 	sb_printf(&b, "BASE ");
 	doc_line(&c->base, &b, false);
-	sb_printf(&b, "\nNEW  ");
+	print_wrapped(f, b.s, "     ");
+	b.len = 0;
+	sb_printf(&b, "NEW  ");
 	doc_line(&c->new_, &b, false);
-	sb_printf(&b, "\n");
+	print_wrapped(f, b.s, "     ");
+	b.len = 0;
 	method_line(c, &b);
-	fprintf(f, "%s\n\n", b.s);
-	table_init(&t, 8, head);
+	learned_line(c, &b);
+	print_wrapped(f, b.s, "  ");
+	fprintf(f, "\n");
+	table_init(&t, 6, head);
 	for (size_t i = 0; i < c->n; i++) {
 		const struct cmp_row *r = &c->rows[i];
 		char v[5][64];
 		cells(r, v);
-		const char *row[8] = { bench_of(r), r->params[0] ? r->params : "-", v[0], v[1], v[2],
-				       v[3], v[4], cmp_verdict_name(r->verdict) };
+		const char *row[6] = { v[0], v[1], v[2], v[3], v[4], cmp_verdict_name(r->verdict) };
 		table_add(&t, row);
 	}
-	table_print(&t, f);
+	print_rows(c, &t, f);
 	table_free(&t);
 	for (size_t i = 0, k = 0; i < c->n; i++) {
 		const struct cmp_row *r = &c->rows[i];
@@ -173,8 +283,10 @@ void cmp_print(const struct cmp_result *c, FILE *f)
 			continue;
 		if (k++ == 0)
 			fprintf(f, "\n");
-		fprintf(f, "  %s %s%s%s: %s\n", cmp_verdict_name(r->verdict), bench_of(r),
-			r->params[0] ? " " : "", r->params, r->notes);
+		b.len = 0;
+		sb_printf(&b, "  %s %s%s%s: %s", cmp_verdict_name(r->verdict), bench_of(r),
+			  r->params[0] ? " " : "", r->params, r->notes);
+		print_wrapped(f, b.s, "      ");
 	}
 	b.len = 0;
 	counts_line(c, &b, ", ");
@@ -189,13 +301,15 @@ static json_t *real_or_null(bool have, double v)
 	return have && isfinite(v) ? json_real(v) : json_null();
 }
 
-static json_t *side_json(const struct cmp_point *p)
+/* A side's point; NEW's figures (n, median) those of its last attempt (cmp_shown). */
+static json_t *side_json(const struct cmp_point *p, bool shown)
 {
 	if (!p)
 		return json_null();
+	const struct cmp_point *f = shown ? cmp_shown(p) : p;
 	return json_pack("{s:I, s:s, s:s?, s:b, s:I, s:o, s:b, s:s?}", "index", (json_int_t)p->index,
 			 "status", p->status, "reason", p->reason, "validated", p->validated,
-			 "n", (json_int_t)p->n, "median_ns", real_or_null(p->samples != NULL, p->median),
+			 "n", (json_int_t)f->n, "median_ns", real_or_null(f->samples != NULL, f->median),
 			 "suspect", p->suspect, "suspect_why", p->suspect ? p->suspect_why : NULL);
 }
 
@@ -212,8 +326,8 @@ static json_t *row_json(const struct cmp_row *r)
 	json_object_set(j, "params", me->params);
 	json_object_set_new(j, "verdict", json_string(cmp_verdict_name(r->verdict)));
 	json_object_set_new(j, "notes", json_string(r->notes));
-	json_object_set_new(j, "base", side_json(r->base));
-	json_object_set_new(j, "new", side_json(r->new_));
+	json_object_set_new(j, "base", side_json(r->base, false));
+	json_object_set_new(j, "new", side_json(r->new_, true));
 	json_object_set_new(j, "ratio", real_or_null(r->have_ratio, r->ratio));
 	json_object_set_new(j, "interval", r->have_test
 				? json_pack("[o, o]", real_or_null(true, r->lo), real_or_null(true, r->hi))
@@ -337,7 +451,7 @@ static void figures(const struct cmp_row *r, struct sbuf *b)
 	sb_printf(b, "verdict %s\nbase median us %s (n %zu)\nnew median us %s (n %zu)\n"
 		  "ratio %s\n95%% interval %s\np %s (%s)\nnoise band +-%g %%\n",
 		  cmp_verdict_name(r->verdict), v[0], r->base ? r->base->n : 0, v[1],
-		  r->new_ ? r->new_->n : 0, v[2], v[3], v[4], r->have_test ? r->p_method : "no test",
+		  r->new_ ? cmp_shown(r->new_)->n : 0, v[2], v[3], v[4], r->have_test ? r->p_method : "no test",
 		  r->noise_pct);
 	if (r->notes[0])
 		sb_printf(b, "notes: %s\n", r->notes);
@@ -445,6 +559,7 @@ char *cmp_markdown(const struct cmp_result *c)
 	doc_line(&c->new_, &b, true);
 	sb_printf(&b, "\n- ");
 	method_line(c, &b);
+	learned_line(c, &b);
 	sb_printf(&b, "\n\n| verdict | points |\n|---|---:|\n");
 	for (int v = 0; v < CMP_N_VERDICTS; v++)
 		if (c->counts[v])

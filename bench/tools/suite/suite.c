@@ -335,8 +335,8 @@ static void summary(const struct suite_run *sr)
 	if (!sr->o->shared.co.quiet)
 		suite_figures_print(&sr->su, sr->docs, sr->done, sr->sess.dev->name, stdout);
 	if (sr->dir_suite_path)
-		printf("the suite's document: %s (a baseline under this name in results/baselines/)\n",
-		       sr->dir_suite_path);
+		printf("the suite's document: %s (the name bench compare --baseline DIR looks for "
+		       "in DIR)\n", sr->dir_suite_path);
 	fflush(stdout);
 }
 

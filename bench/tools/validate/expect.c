@@ -35,7 +35,9 @@ static const struct {
 	[VAL_V_FIXED] = { "fixed", "Pass", false },
 	[VAL_V_BEYOND_WORKS] = { "beyond: works", "Pass", false },
 	[VAL_V_BEYOND_FAIL] = { "beyond: fails", "ExpectedFail", false },
-	[VAL_V_UNEXPECTED_PASS] = { "UNEXPECTED PASS", "UnexpectedPass", true },
+	[VAL_V_UNEXPECTED_PASS] = { "UNEXPECTED PASS", "UnexpectedImprovement(Pass)", true },
+	[VAL_V_IMPROVED_FAIL] = { "IMPROVED: FAIL", "UnexpectedImprovement(Fail)", true },
+	[VAL_V_IMPROVED_SKIP] = { "IMPROVED: SKIP", "UnexpectedImprovement(Skip)", true },
 	[VAL_V_FLAKE] = { "flake", "Flake", false },
 	[VAL_V_KNOWN_FLAKE] = { "known flake", "KnownFlake", false },
 };
@@ -87,13 +89,40 @@ static enum val_verdict judge_known(const struct val_check *c)
 	return c->beyond ? VAL_V_BEYOND_FAIL : plain[c->res];
 }
 
+/*
+ * A result against the baseline's line, as deqp-runner judges it (RunnerStatus::with_baseline in
+ * Mesa's deqp-runner, src/runner_results.rs): the failure expected is ExpectedFail; a Fail where a
+ * Crash or Timeout was expected, and a pass or a skip where any failure or Missing was, are
+ * improvements that fail the run until the baseline is updated; ExpectedFail (a results.csv fed
+ * back) expects a Fail or a Crash, and its pass is a plain Pass.
+ */
+static enum val_verdict judge_base(const struct val_check *c)
+{
+	enum val_base_exp b = c->base->exp;
+	bool failure = b != VAL_BASE_XFAIL;   /* Fail, Crash, Timeout or Missing */
+
+	switch (c->res) {
+	case VAL_PASS:
+		return failure ? VAL_V_UNEXPECTED_PASS : VAL_V_PASS;
+	case VAL_SKIP:
+		return failure ? VAL_V_IMPROVED_SKIP : VAL_V_SKIP;
+	case VAL_FAIL:
+		return b == VAL_BASE_FAIL || b == VAL_BASE_XFAIL ? VAL_V_KNOWN
+		       : b == VAL_BASE_CRASH || b == VAL_BASE_TIMEOUT ? VAL_V_IMPROVED_FAIL : VAL_V_FAIL;
+	case VAL_CRASH:
+		return b == VAL_BASE_CRASH || b == VAL_BASE_XFAIL ? VAL_V_KNOWN : VAL_V_CRASH;
+	case VAL_TIMEOUT:
+		return b == VAL_BASE_TIMEOUT ? VAL_V_KNOWN : VAL_V_TIMEOUT;
+	}
+	return VAL_V_FAIL;   /* not reached: every result is a case above */
+}
+
 enum val_verdict val_judge(const struct val_check *c)
 {
+	if (c->base && !c->skip_re)
+		return judge_base(c);
 	if (c->res == VAL_SKIP)
 		return VAL_V_SKIP;
-	if (c->base)   /* Mesa's rule: the same failure is expected, a pass is unexpected */
-		return c->res == VAL_PASS ? VAL_V_UNEXPECTED_PASS
-		       : c->res == c->base->res ? VAL_V_KNOWN : plain[c->res];
 	if (c->known)
 		return judge_known(c);
 	if (c->beyond)   /* not declared: never a failure of the specification */
@@ -282,17 +311,38 @@ FILE *val_lines_open(const char *opt, const char *path)
 
 /* ---- the baseline ---- */
 
-/* A baseline's status: Fail, Crash or Timeout expect that failure; Pass and Skip nothing. */
-static int base_status(const char *path, unsigned line, const char *s)
+/*
+ * deqp-runner's status names (RunnerStatus in Mesa's deqp-runner, src/runner_results.rs: what its
+ * results.csv and failures.csv hold, and what it reads as a baseline), and what each expects of a
+ * check here; -1: nothing (a pass, a skip, a flake, an improvement already reported). bench's
+ * own older name UnexpectedPass reads as the improvement it was.
+ */
+static const struct {
+	const char *name;
+	int exp;
+} base_names[] = {
+	{ "Fail", VAL_BASE_FAIL }, { "Crash", VAL_BASE_CRASH }, { "Timeout", VAL_BASE_TIMEOUT },
+	{ "Missing", VAL_BASE_MISSING }, { "ExpectedFail", VAL_BASE_XFAIL },
+	{ "Pass", -1 }, { "Skip", -1 }, { "Warn", -1 }, { "Flake", -1 }, { "KnownFlake", -1 },
+	{ "UnexpectedImprovement(Pass)", -1 }, { "UnexpectedImprovement(Fail)", -1 },
+	{ "UnexpectedImprovement(Skip)", -1 }, { "UnexpectedImprovement(Warn)", -1 },
+	{ "UnexpectedImprovement(Crash)", -1 }, { "UnexpectedImprovement(Timeout)", -1 },
+	{ "UnexpectedPass", -1 },
+};
+
+/* A baseline line's status: its index in base_names, or exit 2 naming the value and the allowed. */
+static size_t base_status(const char *path, unsigned line, const char *s)
 {
-	for (size_t i = 0; i < sizeof(res_names) / sizeof(res_names[0]); i++)
-		if (strcmp(s, res_names[i]) == 0)
-			return (int)i;
-	cli_usage_error("--baseline %s: line %u: status '%s' is not one of Fail, Crash, Timeout (a "
-			"failure expected), Pass or Skip (nothing expected)", path, line, s);
+	for (size_t i = 0; i < sizeof(base_names) / sizeof(base_names[0]); i++)
+		if (strcmp(s, base_names[i].name) == 0)
+			return i;
+	cli_usage_error("--baseline %s: line %u: status '%s' is not one of deqp-runner's: Fail, Crash, "
+			"Timeout, Missing, ExpectedFail (a failure expected), Pass, Skip, Warn, Flake, "
+			"KnownFlake, UnexpectedImprovement(Pass|Fail|Skip|Warn|Crash|Timeout) (nothing "
+			"expected)", path, line, s);
 }
 
-static void base_add(struct val_ctx *v, const char *path, unsigned line, char *name, int res)
+static void base_add(struct val_ctx *v, const char *path, unsigned line, char *name, size_t st)
 {
 	for (size_t i = 0; i < v->n_base; i++)
 		if (strcmp(v->base[i].name, name) == 0)
@@ -300,7 +350,8 @@ static void base_add(struct val_ctx *v, const char *path, unsigned line, char *n
 					name, v->base[i].line);
 	struct val_base *b = bench_push(&v->base, &v->n_base, &v->cap_base, sizeof(*b), 64);
 	b->name = strdup(name);
-	b->res = (enum val_res)res;
+	b->exp = (enum val_base_exp)base_names[st].exp;
+	b->status = base_names[st].name;
 	b->line = line;
 	if (!b->name)
 		cli_die(EXIT_FAIL, "out of memory");
@@ -320,9 +371,9 @@ void val_base_load(struct val_ctx *v, const char *path)
 		if (!status || strtok(NULL, ",") || (secs && !*secs))
 			cli_usage_error("--baseline %s: line %u: '%s' is not NAME,STATUS (or deqp-runner's "
 					"NAME,STATUS,SECONDS)", path, line, s);
-		int res = base_status(path, line, status);
-		if (res != VAL_PASS && res != VAL_SKIP)
-			base_add(v, path, line, name, res);
+		size_t st = base_status(path, line, status);
+		if (base_names[st].exp >= 0)
+			base_add(v, path, line, name, st);
 	}
 	free(buf);
 	fclose(f);

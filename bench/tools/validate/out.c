@@ -36,9 +36,10 @@ void val_note(const struct val_check *c, char *buf, size_t len)
 		snprintf(buf, len, "%s", c->reason);
 	n = strlen(buf);
 	if (c->base && (c->verdict == VAL_V_KNOWN || c->verdict == VAL_V_UNEXPECTED_PASS ||
+			c->verdict == VAL_V_IMPROVED_FAIL || c->verdict == VAL_V_IMPROVED_SKIP ||
 			c->verdict == VAL_V_FAIL || c->verdict == VAL_V_CRASH || c->verdict == VAL_V_TIMEOUT))
 		snprintf(buf + n, len - n, "%sthe baseline expects %s (line %u)", n ? "; " : "",
-			 val_res_name(c->base->res), c->base->line);
+			 c->base->status, c->base->line);
 	n = strlen(buf);
 	if (c->verdict == VAL_V_KNOWN_FLAKE)
 		snprintf(buf + n, len - n, "%s--flakes names it (%s)", n ? "; " : "", c->flake_re);
@@ -76,9 +77,11 @@ void val_print_table(const struct val_ctx *v, FILE *f)
 		"declared capabilities: %u work, %u fail", ran, count[VAL_V_PASS], count[VAL_V_FAIL],
 		count[VAL_V_KNOWN], count[VAL_V_FIXED], count[VAL_V_SKIP], count[VAL_V_BEYOND_WORKS],
 		count[VAL_V_BEYOND_FAIL]);
-	if (count[VAL_V_CRASH] || count[VAL_V_TIMEOUT] || count[VAL_V_UNEXPECTED_PASS])
-		fprintf(f, "; %u crashed, %u timed out, %u passed unexpectedly", count[VAL_V_CRASH],
-			count[VAL_V_TIMEOUT], count[VAL_V_UNEXPECTED_PASS]);
+	if (count[VAL_V_CRASH] || count[VAL_V_TIMEOUT] || count[VAL_V_UNEXPECTED_PASS] ||
+	    count[VAL_V_IMPROVED_FAIL] || count[VAL_V_IMPROVED_SKIP])
+		fprintf(f, "; %u crashed, %u timed out, %u passed unexpectedly, %u improved to a "
+			"failure or skip", count[VAL_V_CRASH], count[VAL_V_TIMEOUT],
+			count[VAL_V_UNEXPECTED_PASS], count[VAL_V_IMPROVED_FAIL] + count[VAL_V_IMPROVED_SKIP]);
 	if (count[VAL_V_FLAKE] || count[VAL_V_KNOWN_FLAKE])
 		fprintf(f, "; flaky: %u, %u known", count[VAL_V_FLAKE], count[VAL_V_KNOWN_FLAKE]);
 	fprintf(f, "\n");
@@ -110,8 +113,10 @@ static size_t slowest(const struct val_ctx *v, size_t *idx, size_t n)
 
 void val_print_summary(const struct val_ctx *v, FILE *f)
 {
+	/* deqp-runner's names (Mesa's deqp-runner, src/runner_results.rs, RunnerStatus) */
 	static const char *const mesa[] = { "Pass", "Fail", "Crash", "Timeout", "Skip", "ExpectedFail",
-					    "UnexpectedPass", "Flake", "KnownFlake" };
+					    "UnexpectedImprovement(Pass)", "UnexpectedImprovement(Fail)",
+					    "UnexpectedImprovement(Skip)", "Flake", "KnownFlake" };
 	unsigned count[sizeof(mesa) / sizeof(mesa[0])] = { 0 }, shown = 0, unexpected = 0;
 	size_t idx[3], n;
 	char note[2400];
@@ -229,7 +234,7 @@ static void directive(const struct val_check *c, char *buf, size_t len)
 		directive_text(c->known->reason, d, sizeof(d));
 		snprintf(buf, len, " # TODO known issue: %s", d);
 	} else if (c->verdict == VAL_V_KNOWN) {
-		snprintf(buf, len, " # TODO the baseline expects %s", val_res_name(c->base->res));
+		snprintf(buf, len, " # TODO the baseline expects %s", c->base->status);
 	} else if (c->verdict == VAL_V_BEYOND_FAIL) {
 		snprintf(buf, len, " # TODO beyond the declared capabilities");
 	} else if (c->verdict == VAL_V_KNOWN_FLAKE) {
@@ -270,16 +275,36 @@ static int junit_kind(enum val_verdict r)
 	return r == VAL_V_SKIP || r == VAL_V_KNOWN || r == VAL_V_BEYOND_FAIL || r == VAL_V_KNOWN_FLAKE;
 }
 
-static void junit_case(FILE *f, const struct val_check *c)
+/*
+ * A check's suite and test as a JUnit file names them: the check's benchmark and id, or (gtest:
+ * --gtest_output) GoogleTest's names, as its lines on stdout print them (suite.test).
+ */
+static void junit_names(const struct val_check *c, bool gtest, char suite[256], char test[256])
 {
-	char note[2400];
+	char full[512], *dot;
+
+	if (!gtest) {
+		snprintf(suite, 256, "%s", c->suite);
+		snprintf(test, 256, "%s", c->id);
+		return;
+	}
+	val_gtest_name(c->id, full, sizeof(full));
+	dot = strchr(full, '.');
+	snprintf(suite, 256, "%.*s", dot ? (int)(dot - full) : (int)strlen(full), full);
+	snprintf(test, 256, "%s", dot ? dot + 1 : full);
+}
+
+static void junit_case(FILE *f, const struct val_check *c, bool gtest)
+{
+	char note[2400], suite[256], test[256];
 	int kind = junit_kind(c->verdict);
 
 	val_note(c, note, sizeof(note));
+	junit_names(c, gtest, suite, test);
 	fprintf(f, "    <testcase classname=\"");
-	xml_text(f, c->suite);
+	xml_text(f, suite);
 	fprintf(f, "\" name=\"");
-	xml_text(f, c->id);
+	xml_text(f, test);
 	fprintf(f, "\" time=\"%.3f\">\n", c->secs);
 	if (kind == 2) {
 		fprintf(f, "      <failure type=\"%s\" message=\"", val_mesa_status(c));
@@ -384,20 +409,22 @@ static void junit_interrupted(FILE *f, const struct val_ctx *v)
 		"    </testcase>\n  </testsuite>\n");
 }
 
-static void junit_suite(FILE *f, const struct val_ctx *v, size_t i)
+static void junit_suite(FILE *f, const struct val_ctx *v, size_t i, bool gtest)
 {
 	unsigned n, fail, skip;
 	double secs;
+	char suite[256], test[256];
 
 	junit_counts(v, v->c[i].suite, &n, &fail, &skip, &secs);
+	junit_names(&v->c[i], gtest, suite, test);
 	fprintf(f, "  <testsuite name=\"");
-	xml_text(f, v->c[i].suite);
+	xml_text(f, suite);
 	fprintf(f, "\" tests=\"%u\" failures=\"%u\" errors=\"0\" skipped=\"%u\" time=\"%.3f\">\n",
 		n, fail, skip, secs);
 	junit_properties(f, v);
 	for (size_t j = i; j < v->n; j++)
 		if (v->c[j].done && strcmp(v->c[j].suite, v->c[i].suite) == 0)
-			junit_case(f, &v->c[j]);
+			junit_case(f, &v->c[j], gtest);
 	fprintf(f, "  </testsuite>\n");
 }
 
@@ -424,8 +451,8 @@ bool val_write_junit(const struct val_ctx *v, const char *opt, struct outf *o, c
 		bool first = v->c[i].done;
 		for (size_t j = 0; j < i && first; j++)
 			first = !v->c[j].done || strcmp(v->c[j].suite, v->c[i].suite) != 0;
-		if (first)
-			junit_suite(f, v, i);
+		if (first)   /* --gtest_output: GoogleTest's names, as its lines on stdout */
+			junit_suite(f, v, i, strcmp(opt, "gtest_output") == 0);
 	}
 	if (v->interrupted)
 		junit_interrupted(f, v);

@@ -76,6 +76,9 @@ void val_outputs_open(const struct val_opts *o)
 	input("--caselist", o->caselist);
 	if (o->list || o->gtest_list)
 		return;   /* nothing is written */
+	/* the folder first: the other outputs may lie inside it (--junit DIR/junit.xml) */
+	if (o->results_dir)
+		results_dir_open(o->results_dir);
 	if (o->junit)
 		bench_output(&outs.junit, "--junit", o->junit);
 	if (o->gtest_output)
@@ -83,8 +86,6 @@ void val_outputs_open(const struct val_opts *o)
 			     val_gtest_xml_path(o->gtest_output, xml, sizeof(xml)));
 	if (o->write_baseline)
 		bench_output(&outs.baseline, "--write-baseline", o->write_baseline);
-	if (o->results_dir)
-		results_dir_open(o->results_dir);
 }
 
 /* DIR/NAME reserved again where the last write used its reservation up (or it failed). */

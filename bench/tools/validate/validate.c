@@ -65,8 +65,9 @@ static const struct cli_opt val_cli[] = {
 	  .help = "kill a check's process (and its process group) after SECONDS: Timeout\n"
 		  "(half way, at most 10 s in, a line on stderr says until when)" },
 	{ "baseline", "FILE", CLI_STR, VO(baseline),
-	  .help = "expected failures in Mesa's form: NAME,STATUS lines (Fail, Crash or\n"
-		  "Timeout; failures.csv or --write-baseline's file)" },
+	  .help = "expected failures in Mesa's form: NAME,STATUS lines in deqp-runner's\n"
+		  "names (Fail, Crash, Timeout, Missing, ExpectedFail expect a failure;\n"
+		  "results.csv, failures.csv or --write-baseline's file)" },
 	{ "flakes", "FILE", CLI_STR, VO(flakes),
 	  .help = "checks known to be flaky, one regular expression a line: an unexpected\n"
 		  "result of one is KnownFlake" },
@@ -89,6 +90,15 @@ static const struct cli_opt val_cli[] = {
 		  "table goes to stderr)" },
 	{ "junit", "FILE", CLI_STR, VO(junit),
 	  .help = "write JUnit XML: a testsuite per benchmark, a testcase per check" },
+	{ "github-annotations", NULL, CLI_FLAG, VO(github_annotations),
+	  .help = "print GitHub Actions' annotations at the end: ::error for each\n"
+		  "unexpected result (at the --baseline line that names it, if one does)" },
+	{ "github-summary", NULL, CLI_FLAG, VO(github_summary),
+	  .help = "append a Markdown summary to GitHub Actions' step summary\n"
+		  "($GITHUB_STEP_SUMMARY; refused where it is unset)" },
+	{ "metrics", "FILE", CLI_STR, VO(metrics),
+	  .help = "write GitLab's metrics report (OpenMetrics text: reports:metrics):\n"
+		  "each status's count, each check's seconds" },
 	{ "gtest_list_tests", NULL, CLI_FLAG, VO(gtest_list),
 	  .help = "list the checks as GoogleTest does (SUITE. then indented tests) and exit" },
 	{ "gtest_filter", "FILTER", CLI_STR, VO(gtest_filter),
@@ -217,6 +227,10 @@ static int finish(struct val_ctx *v, int sig)
 		fprintf(stderr, "bench validate: %s\n", err);
 		rc = EXIT_FAIL;
 	}
+	if (!val_channels_write(v, err, sizeof(err))) {
+		fprintf(stderr, "bench validate: %s\n", err);
+		rc = EXIT_FAIL;
+	}
 	for (size_t i = 0; i < v->n; i++)
 		if (v->c[i].done && val_unexpected(v->c[i].verdict))
 			rc = EXIT_FAIL;
@@ -257,10 +271,12 @@ static bool several_devices(struct val_opts *o, int *rc)
 			.tool = "validate", .dir_opt = "--results-dir", .per_device = val_per_device,
 			.extra = val_per_device_files, .summary_has = " checks: ",
 			.refuse = o->junit || o->tap || o->gtest_output || o->write_baseline || o->list ||
-				  o->gtest_list,
-			.needs = "give --results-dir DIR; --junit, --tap, --gtest_output, --write-baseline "
-				 "and --list are one device's: each device's folder gets its results.csv, "
-				 "failures.csv and junit.xml" },
+				  o->gtest_list || o->metrics || o->github_annotations ||
+				  o->github_summary,
+			.needs = "give --results-dir DIR; --junit, --tap, --gtest_output, --write-baseline, "
+				 "--metrics, --github-annotations, --github-summary and --list are one "
+				 "device's: each device's folder gets its results.csv, failures.csv and "
+				 "junit.xml" },
 		&co, o->results_dir, rc);
 	o->device = co.device;
 	return done;
@@ -283,6 +299,8 @@ static int validate_main(void *opts)
 	bench_check_kernels(o->kernels);
 	if (!o->run_check)
 		val_outputs_open(o);
+	if (!o->run_check && !o->list && !o->gtest_list)
+		val_channels_open(o);
 	prepare(&v, &devs);
 	if (o->run_check) {
 		rc = val_child_main(&v, o->run_check);

@@ -51,7 +51,9 @@ enum val_verdict {
 	VAL_V_FIXED,            /* a known issue names it, yet it passed: the entry can go */
 	VAL_V_BEYOND_WORKS,     /* beyond the declared capabilities, and it works */
 	VAL_V_BEYOND_FAIL,      /* beyond the declared capabilities, and it fails: never a failure */
-	VAL_V_UNEXPECTED_PASS,  /* the baseline expects a failure, it passed */
+	VAL_V_UNEXPECTED_PASS,  /* the baseline expects a failure, it passed: UnexpectedImprovement(Pass) */
+	VAL_V_IMPROVED_FAIL,    /* the baseline expects a Crash or Timeout, it failed: ...(Fail) */
+	VAL_V_IMPROVED_SKIP,    /* the baseline expects a failure, the device skipped it: ...(Skip) */
 	VAL_V_FLAKE,            /* an unexpected result that a re-run did not repeat */
 	VAL_V_KNOWN_FLAKE,      /* an unexpected result of a check --flakes names */
 	VAL_V_COUNT
@@ -73,9 +75,19 @@ struct val_known {
 };
 
 /* One line of a baseline: a check expected to end with a failing status. */
+/* What a baseline line expects (deqp-runner's RunnerStatus::with_baseline, docs/validation.md). */
+enum val_base_exp {
+	VAL_BASE_FAIL,           /* Fail */
+	VAL_BASE_CRASH,          /* Crash */
+	VAL_BASE_TIMEOUT,        /* Timeout */
+	VAL_BASE_MISSING,        /* Missing: no result; a pass or skip is an improvement */
+	VAL_BASE_XFAIL,          /* ExpectedFail (a results.csv): a Fail or Crash */
+};
+
 struct val_base {
 	char *name;
-	enum val_res res;        /* VAL_FAIL, VAL_CRASH or VAL_TIMEOUT */
+	enum val_base_exp exp;
+	const char *status;      /* its status as written (a static name) */
 	unsigned line;
 };
 
@@ -121,6 +133,8 @@ struct val_opts {
 	const char *device, *junit, *known, *filter, *exclude, *kernels;
 	const char *caselist, *baseline, *flakes, *skips, *results_dir, *write_baseline;
 	const char *require_driver, *gtest_filter, *gtest_output, *run_check;
+	const char *metrics;     /* --metrics FILE: GitLab's metrics report */
+	bool github_annotations, github_summary;
 	const char **include_re, **exclude_re;
 	size_t n_include_re, n_exclude_re, cap_include_re, cap_exclude_re;
 	unsigned check_timeout, flake_runs, fraction, fraction_start, checks_per_process;
@@ -206,7 +220,7 @@ void val_expect_free(struct val_ctx *v);
 void val_expect_find(struct val_ctx *v, struct val_check *c);
 /* c's verdict from its run's status and its expectations (flakes aside). */
 enum val_verdict val_judge(const struct val_check *c);
-/* Whether a verdict fails the run (exit 1): Fail, Crash, Timeout, UnexpectedPass. */
+/* Whether a verdict fails the run (exit 1): Fail, Crash, Timeout, UnexpectedImprovement(...). */
 bool val_unexpected(enum val_verdict v);
 /* The summary table's word ("pass", "FAIL", "known", ...). */
 const char *val_verdict_word(enum val_verdict v);
@@ -256,6 +270,12 @@ bool val_baseline_write(const struct val_ctx *v, char *err, size_t len);
 bool val_junit_write(const struct val_ctx *v, char *err, size_t len);
 /* Drops the outputs not written (an interrupted run's --write-baseline). */
 void val_outputs_drop(void);
+
+/* ---- channels.c: CI systems' own (host/ci.h) ---- */
+/* Reserves --metrics and checks --github-summary's file, before any work (exit 2). */
+void val_channels_open(const struct val_opts *o);
+/* GitHub's annotations on stdout, its step summary, GitLab's metrics; false with err. */
+bool val_channels_write(const struct val_ctx *v, char *err, size_t len);
 
 /* ---- gtest.c ---- */
 /* GoogleTest's SUITE.TEST of a check id (reversible: docs/validation.md). */

@@ -433,10 +433,32 @@ static bool keyword_misplaced(const char *spec, const char *found, char *err, si
 	return true;
 }
 
+/*
+ * The devices spec names in the first tier (name, then the looser ones) where any does: how
+ * many, *idx the last of them, *tier that tier; 0 where no tier matches.
+ */
+static size_t first_tier_hits(const struct dev_name *devs, size_t n, const char *spec, int *idx,
+			      enum match_tier *tier)
+{
+	for (enum match_tier t = TIER_NAME; t < N_TIERS; t++) {
+		size_t hits = 0;
+		for (size_t i = 0; i < n; i++)
+			if (tier_matches(&devs[i], t, spec)) {
+				hits++;
+				*idx = (int)i;
+			}
+		*tier = t;
+		if (hits)
+			return hits;
+	}
+	return 0;
+}
+
 int dev_match(const struct dev_name *devs, size_t n, const char *spec, int *code, char *err,
 	      size_t errlen)
 {
 	static const char found[] = "; the devices found are (index, platform:device):";
+	enum match_tier t;
 	int idx = -2;
 
 	*code = DEV_EXIT_USAGE;
@@ -452,35 +474,17 @@ int dev_match(const struct dev_name *devs, size_t n, const char *spec, int *code
 		strncat(err, found, errlen - strlen(err) - 1);
 	} else if (idx == -2 && keyword_misplaced(spec, found, err, errlen)) {
 		/* a single device that the keyword names as a name ('cpu' with one CPU) is taken */
-		for (enum match_tier t = TIER_NAME; t < N_TIERS; t++) {
-			size_t hits = 0;
-			for (size_t i = 0; i < n; i++)
-				if (tier_matches(&devs[i], t, spec)) {
-					hits++;
-					idx = (int)i;
-				}
-			if (hits == 1)
-				return idx;
-			if (hits > 1)
-				break;
-		}
+		if (first_tier_hits(devs, n, spec, &idx, &t) == 1)
+			return idx;
 	} else if (idx == -2) {
-		for (enum match_tier t = TIER_NAME; t < N_TIERS; t++) {
-			size_t hits = 0;
-			for (size_t i = 0; i < n; i++)
-				if (tier_matches(&devs[i], t, spec)) {
-					hits++;
-					idx = (int)i;
-				}
-			if (hits == 1)
-				return idx;
-			if (hits > 1) {
-				snprintf(err, errlen, "'%s' matches %zu devices; give one's index%s:",
-					 spec, hits, t == TIER_SUBSTRING ? ", platform:device or full name"
-									 : " or platform:device");
-				list_names(devs, n, t, spec, err, errlen);
-				return -1;
-			}
+		size_t hits = first_tier_hits(devs, n, spec, &idx, &t);
+		if (hits == 1)
+			return idx;
+		if (hits > 1) {
+			snprintf(err, errlen, "'%s' matches %zu devices; give one's index%s:", spec, hits,
+				 t == TIER_SUBSTRING ? ", platform:device or full name" : " or platform:device");
+			list_names(devs, n, t, spec, err, errlen);
+			return -1;
 		}
 		snprintf(err, errlen, "'%s' names no device%s", spec, found);
 	} else {

@@ -45,7 +45,8 @@ def main():
         r = bt.run([bench, "suite", suite, "--baseline", clean, "--confirm", "2", "--json", out],
                    env=lie)
         check(r.code == 1, f"suite --baseline --confirm: exit {r.code}, expected 1", r)
-        rows = re.findall(r"^\s+vecadd\s+groups=\d.*?(\w+)\s*$", r.out, re.M)
+        # a table row: the figures, the verdict, then the benchmark and its params
+        rows = re.findall(r"^.*?(\w+)\s+vecadd\s+groups=\d+ n=\d+\s*$", r.out, re.M)
         check(rows == ["suspect", "suspect"], f"suite --confirm: verdicts {rows}", r)
         check("again, round" not in r.out, "suite --confirm: an entry ran again for suspect points", r)
         check(re.search(r"^2 points: 2 suspect$", r.out, re.M), "suite --confirm: the counts", r)

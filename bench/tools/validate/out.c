@@ -291,7 +291,7 @@ static void junit_names(const struct val_check *c, bool gtest, char suite[256], 
 	val_gtest_name(c->id, full, sizeof(full));
 	dot = strchr(full, '.');
 	snprintf(suite, 256, "%.*s", dot ? (int)(dot - full) : (int)strlen(full), full);
-	snprintf(test, 256, "%s", dot ? dot + 1 : full);
+	snprintf(test, 256, "%.255s", dot ? dot + 1 : full);   /* names stay far below 256 */
 }
 
 static void junit_case(FILE *f, const struct val_check *c, bool gtest)

@@ -26,6 +26,9 @@ void ci_annotation(FILE *f, const char *level, const char *file, unsigned line, 
 /* The path in $GITHUB_STEP_SUMMARY, or NULL where it is unset or empty (the caller refuses its
  * option before any work, as every output is checked). */
 const char *ci_step_summary_path(void);
+/* Why --github-summary is refused without it: a format, %s the option to give instead. */
+#define CI_STEP_SUMMARY_UNSET "--github-summary: GITHUB_STEP_SUMMARY is not set (the file GitHub " \
+			      "Actions gives a step for its summary): run it in a workflow's step, or write %s"
 
 /* Appends text to the step summary file at path in one write (O_APPEND: a summary another step
  * wrote stays); false with the reason in err. */

@@ -189,9 +189,7 @@ static void files_open(const struct compare_opts *o)
 static void summary_open(struct compare_opts *o)
 {
 	if (o->github_summary && !(o->summary_path = ci_step_summary_path()))
-		cli_usage_error("--github-summary: GITHUB_STEP_SUMMARY is not set (the file GitHub "
-				"Actions gives a step for its summary): run it in a workflow's step, or "
-				"write --markdown FILE");
+		cli_usage_error(CI_STEP_SUMMARY_UNSET, "--markdown FILE");
 }
 
 static void commit(struct outf *o, const char *path, char *text)

@@ -24,9 +24,7 @@ void val_channels_open(const struct val_opts *o)
 	if (o->metrics)
 		bench_output(&metrics_out, "--metrics", o->metrics);
 	if (o->github_summary && !(summary_path = ci_step_summary_path()))
-		cli_usage_error("--github-summary: GITHUB_STEP_SUMMARY is not set (the file GitHub "
-				"Actions gives a step for its summary): run it in a workflow's step, or "
-				"write --junit FILE");
+		cli_usage_error(CI_STEP_SUMMARY_UNSET, "--junit FILE");
 }
 
 /* deqp-runner's status names (expect.c's verdicts), in the order the summary counts them. */

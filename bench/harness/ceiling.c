@@ -23,6 +23,7 @@ struct ceil_size {
 	/* what the host's clock found against each copy's events ("": they agreed) */
 	char copy_why[512], kernel_why[512];
 	struct harness_roof roof;     /* the roof's own kernels over the same bytes */
+	double cost_s;                /* host seconds the size's ceiling took (ranking, validation) */
 };
 
 struct bench_ceiling {
@@ -183,6 +184,7 @@ static void size_record(struct bench_ceiling *c, const struct ceil_size *e)
 	json_object_set_new(rec, "gbps", best > 0 ? json_real(best) : json_null());
 	json_object_set_new(rec, "by", json_string(by));
 	json_object_set_new(rec, "shape", json_string(by == e->roof.by ? e->roof.shape : "a copy"));
+	json_object_set_new(rec, "cost_s", json_real(e->cost_s));
 	if (!c->doc)
 		c->doc = json_array();
 	json_array_append_new(c->doc, rec);
@@ -203,12 +205,14 @@ static const struct ceil_size *size_entry(struct bench_run *r, struct bench_ceil
 	json_decref(e->kernel_stats);
 	harness_roof_clear(&e->roof);
 	memset(e, 0, sizeof(*e));
+	double t0 = time_now_ns();
 	e->copy_ns = harness_time_stats(r, time_enqueue_copy, &copy, pt->ceil_bytes,
 					"clEnqueueCopyBuffer", &e->copy_stats, e->copy_why,
 					sizeof(e->copy_why));
 	e->kernel_ns = time_kernel(r, c, pt->ceil_src, pt->ceil_dst, pt->ceil_bytes, &e->kernel_stats,
 				   e->kernel_why, sizeof(e->kernel_why));
 	harness_roof_measure(r, pt->ceil_src, pt->ceil_dst, pt->ceil_bytes, &e->roof);
+	e->cost_s = (time_now_ns() - t0) / 1e9;
 	e->bytes = pt->ceil_bytes;
 	size_record(c, e);
 	return e;

@@ -277,8 +277,8 @@ static char *nv_fresh_source(char *src, char *err, size_t errlen)
 	return s;
 }
 
-cl_program prog_build(struct prog_ctx *c, const char *name, const char *options, char **log,
-		      char *err, size_t errlen)
+static cl_program build_as(struct prog_ctx *c, const char *name, const char *options, bool regs,
+			   char **log, char *err, size_t errlen)
 {
 	char *src = prog_source(c->kernels_dir, name, err, errlen);
 	char opts[2048];
@@ -289,7 +289,7 @@ cl_program prog_build(struct prog_ctx *c, const char *name, const char *options,
 
 	if (!src)
 		return NULL;
-	bool nv = dev_has_ext(c->dev, "cl_nv_compiler_options");
+	bool nv = regs && dev_has_ext(c->dev, "cl_nv_compiler_options");
 	snprintf(opts, sizeof(opts), "%s%s", options ? options : "", nv ? " -cl-nv-verbose" : "");
 	if (nv && !(src = nv_fresh_source(src, err, errlen)))
 		return NULL;
@@ -329,6 +329,18 @@ cl_program prog_build(struct prog_ctx *c, const char *name, const char *options,
 	else
 		free(blog);
 	return p;
+}
+
+cl_program prog_build(struct prog_ctx *c, const char *name, const char *options, char **log,
+		      char *err, size_t errlen)
+{
+	return build_as(c, name, options, true, log, err, errlen);
+}
+
+cl_program prog_build_tool(struct prog_ctx *c, const char *name, const char *options, char **log,
+			   char *err, size_t errlen)
+{
+	return build_as(c, name, options, false, log, err, errlen);
 }
 
 cl_kernel prog_kernel(cl_program p, const char *kname, char *err, size_t errlen)

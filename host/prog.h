@@ -55,6 +55,14 @@ char *prog_source(const char *kernels_dir, const char *name, char *err, size_t e
  */
 cl_program prog_build(struct prog_ctx *c, const char *name, const char *options, char **log,
 		      char *err, size_t errlen);
+/*
+ * prog_build for the measuring tools' own kernels (the ceiling's copy, the roof, the clock
+ * probe, the cache flush), whose registers nothing reads: on NVIDIA without -cl-nv-verbose and
+ * the kernel new to each build, so the driver's compute cache keeps their machine code between
+ * runs (the roof's 45 kernels cost a sweep about a second each run when assembled afresh).
+ */
+cl_program prog_build_tool(struct prog_ctx *c, const char *name, const char *options, char **log,
+			   char *err, size_t errlen);
 
 /* Creates kernel `kname`; NULL with the error's name in err. */
 cl_kernel prog_kernel(cl_program p, const char *kname, char *err, size_t errlen);

@@ -67,6 +67,24 @@ void harness_witness_free(struct bench_session *s);
 json_t *harness_reps_json(const struct bench_run *r, const struct bench_point *pt);
 
 /* ---- roof.c: the memory roof's own kernels ---- */
+/*
+ * Host copies of a device's words for validation, through two pinned staging buffers
+ * (CL_MEM_ALLOC_HOST_PTR, mapped once) where the driver gives them: a read into pageable
+ * memory goes through the driver's own staging at a fraction of the link's speed. Where it
+ * gives none, plain host memory.
+ */
+#define HARNESS_READER_WORDS (1u << 20)   /* words a slot holds, read at a time */
+struct harness_reader {
+	struct bench_run *r;
+	cl_mem stage[2];      /* NULL: slot p[i] is plain host memory */
+	uint32_t *p[2];
+};
+void harness_reader_open(struct bench_run *r, struct harness_reader *rd);
+/* Reads n <= HARNESS_READER_WORDS words at word off of m into slot i; NULL with err on failure. */
+const uint32_t *harness_reader_get(struct harness_reader *rd, unsigned i, cl_mem m, size_t off,
+				   size_t n, char *err, size_t len);
+void harness_reader_close(struct harness_reader *rd);
+
 enum { ROOF_COPY, ROOF_READ, ROOF_FILL, ROOF_KINDS };
 /* The roof of one size: the best of its validated kernels (kernels/roof.cl). */
 struct harness_roof {
@@ -81,8 +99,8 @@ struct harness_roof {
  * validates each kind's shapes fastest first and times the first that is right into out.
  * A refused shape is a note and a record; a driver failure while timing is fatal (exit 1).
  */
-void harness_roof_measure(struct bench_run *r, cl_mem src, cl_mem dst, size_t bytes,
-			  struct harness_roof *out);
+void harness_roof_measure(struct bench_run *r, struct harness_reader *rd, cl_mem src, cl_mem dst,
+			  size_t bytes, struct harness_roof *out);
 void harness_roof_clear(struct harness_roof *h);
 /*
  * Times fn (a ceiling's or the roof's command) --reps times after the warm-up, from an evicted

@@ -40,7 +40,7 @@ static bool own_kernel(struct bench_run *r, const char *file, const char *name, 
 
 	o->pc = r->pc;
 	o->pc.kernels_dir = NULL;
-	return (*prog = prog_build(&o->pc, file, "", NULL, err, len)) &&
+	return (*prog = prog_build_tool(&o->pc, file, "", NULL, err, len)) &&
 	       (*k = prog_kernel(*prog, name, err, len));
 }
 

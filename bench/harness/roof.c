@@ -17,7 +17,6 @@
 #include <string.h>
 
 #define ROOF_TUNE_REPS 3         /* launches a shape is ranked by (the fastest counts) */
-#define ROOF_CHUNK (1u << 20)    /* words compared at a time */
 #define ROOF_WG 256              /* work-items a group, at most (kernels/roof.cl's ROOF_WG_MAX) */
 
 static const unsigned roof_widths[] = { 1, 2, 4, 8, 16 };   /* uints a vector */
@@ -48,6 +47,7 @@ struct harness_roof_prog {
 /* One shape's launch over `words` words at src/dst with the sums in sums. */
 struct roof_job {
 	struct bench_run *r;
+	struct harness_reader *rd;
 	cl_mem src, dst, sums;
 	size_t words, wg;
 	unsigned kind, shape, seed;
@@ -156,8 +156,8 @@ static struct harness_roof_prog *roof_prog(struct bench_run *r)
 		return p;
 	p->tried = true;
 	p->few = r->dev->type & CL_DEVICE_TYPE_CPU;
-	p->prog = prog_build(&r->pc, "roof.cl", p->few ? "-DROOF_FEW" : "", &log, p->why_not,
-			     sizeof(p->why_not));
+	p->prog = prog_build_tool(&r->pc, "roof.cl", p->few ? "-DROOF_FEW" : "", &log, p->why_not,
+				  sizeof(p->why_not));
 	free(log);
 	for (unsigned k = 0; p->prog && k < ROOF_KINDS; k++)
 		for (unsigned s = 0; s < ROOF_NS; s++) {
@@ -186,44 +186,82 @@ static bool roof_args(const struct roof_job *j, cl_kernel k, struct time_launch 
 	return PROG_SET_ARGS(k, err, len, PROG_ARG(a), PROG_ARG(b), PROG_ARG(nvec), PROG_ARG(seed));
 }
 
-/* The reference of words [off, off + m) of what the shape left (copy and fill: dst's words). */
-static void roof_ref(const struct roof_job *j, const uint32_t *src, size_t off, size_t m,
-		     uint32_t *ref)
+void harness_reader_open(struct bench_run *r, struct harness_reader *rd)
 {
-	unsigned w = shape_width(j->shape);
+	size_t bytes = (size_t)HARNESS_READER_WORDS * 4;
 
-	for (size_t i = 0; i < m; i++)
-		ref[i] = j->kind == ROOF_COPY ? src[i] : j->seed + (uint32_t)((off + i) / w);
+	memset(rd, 0, sizeof(*rd));
+	rd->r = r;
+	for (unsigned i = 0; i < 2; i++) {
+		cl_int e = CL_SUCCESS;
+
+		rd->stage[i] = clCreateBuffer(r->pc.ctx, CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, bytes,
+					      NULL, &e);
+		if (e == CL_SUCCESS)
+			rd->p[i] = clEnqueueMapBuffer(r->pc.q, rd->stage[i], CL_TRUE,
+						      CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0, NULL,
+						      NULL, &e);
+		if (e != CL_SUCCESS || !rd->p[i]) {   /* no pinned memory: the host's own */
+			if (rd->stage[i])
+				clReleaseMemObject(rd->stage[i]);
+			rd->stage[i] = NULL;
+			rd->p[i] = bench_alloc(bytes);
+		}
+	}
 }
 
-/* Reads m words at word off of m into a; false with the driver's error. */
-static bool roof_read_back(struct bench_run *r, cl_mem m, size_t off, size_t n, uint32_t *a,
-			   char *err, size_t len)
+const uint32_t *harness_reader_get(struct harness_reader *rd, unsigned i, cl_mem m, size_t off,
+				   size_t n, char *err, size_t len)
 {
-	return CL_CHECK(clEnqueueReadBuffer(r->pc.q, m, CL_TRUE, off * 4, n * 4, a, 0, NULL, NULL),
-			err, len);
+	if (!CL_CHECK(clEnqueueReadBuffer(rd->r->pc.q, m, CL_TRUE, off * 4, n * 4, rd->p[i], 0, NULL,
+					  NULL), err, len))
+		return NULL;
+	return rd->p[i];
 }
 
-/* Checks a copy's or a fill's words against the host's reference, piece by piece. */
+void harness_reader_close(struct harness_reader *rd)
+{
+	for (unsigned i = 0; i < 2; i++) {
+		if (!rd->stage[i]) {
+			free(rd->p[i]);
+			continue;
+		}
+		clEnqueueUnmapMemObject(rd->r->pc.q, rd->stage[i], rd->p[i], 0, NULL, NULL);
+		clFinish(rd->r->pc.q);
+		clReleaseMemObject(rd->stage[i]);
+	}
+	memset(rd, 0, sizeof(*rd));
+}
+
+/*
+ * Checks a copy's or a fill's words piece by piece: a copy's dst against its src, a fill's
+ * against seed + the word's vector (kernels/roof.cl).
+ */
 static bool roof_check_words(const struct roof_job *j, char *err, size_t len)
 {
-	size_t words = (size_t)shape_nvec(j) * shape_width(j->shape);
-	size_t piece = words < ROOF_CHUNK ? words : ROOF_CHUNK;
-	uint32_t *a = bench_alloc(piece * 4), *got = bench_alloc(piece * 4), *ref = bench_alloc(piece * 4);
+	size_t words = (size_t)shape_nvec(j) * shape_width(j->shape), w = shape_width(j->shape);
+	size_t piece = words < HARNESS_READER_WORDS ? words : HARNESS_READER_WORDS;
+	uint32_t *ref = j->kind == ROOF_COPY ? NULL : bench_alloc(piece * 4);
 	struct check_tally t = { 0 };
 	bool ok = true;
 
 	for (size_t off = 0; ok && off < words; off += piece) {
 		size_t m = words - off < piece ? words - off : piece;
-		ok = (j->kind != ROOF_COPY || roof_read_back(j->r, j->src, off, m, a, err, len)) &&
-		     roof_read_back(j->r, j->dst, off, m, got, err, len);
-		if (ok) {
-			roof_ref(j, a, off, m, ref);
-			check_tally_u32(&t, got, ref, m, off);
+		const uint32_t *a = j->kind == ROOF_COPY ? harness_reader_get(j->rd, 0, j->src, off, m,
+									      err, len) : ref;
+		const uint32_t *got = a ? harness_reader_get(j->rd, 1, j->dst, off, m, err, len) : NULL;
+
+		ok = got != NULL;
+		if (ok && ref) {   /* pieces hold whole vectors: HARNESS_READER_WORDS % 16 == 0 */
+			uint32_t v = j->seed + (uint32_t)(off / w);
+
+			for (size_t i = 0; i < m; i += w, v++)
+				for (size_t k = 0; k < w; k++)
+					ref[i + k] = v;
 		}
+		if (ok)
+			check_tally_u32(&t, got, a, m, off);
 	}
-	free(a);
-	free(got);
 	free(ref);
 	return ok && check_tally_reason(&t, err, len) == 0;
 }
@@ -233,24 +271,32 @@ static bool roof_check_sums(const struct roof_job *j, char *err, size_t len)
 {
 	size_t words = (size_t)shape_nvec(j) * shape_width(j->shape), groups = shape_groups(j);
 	size_t block = j->wg * shape_per(j->shape) * shape_width(j->shape);   /* a group's words */
-	size_t per_piece = ROOF_CHUNK / block ? ROOF_CHUNK / block : 1;
-	uint32_t *a = bench_alloc(per_piece * block * 4);
-	uint32_t *got = bench_alloc(groups * 4), *ref = bench_alloc(groups * 4);
+	/* whole groups a piece, or one group's part at a time where a group outgrows a slot */
+	size_t piece = block <= HARNESS_READER_WORDS ? HARNESS_READER_WORDS / block * block
+						     : HARNESS_READER_WORDS;
+	uint32_t *got = bench_alloc(groups * 4), *ref = bench_zalloc(groups * 4);
 	struct check_tally t = { 0 };
-	bool ok = roof_read_back(j->r, j->sums, 0, groups, got, err, len);
+	bool ok = CL_CHECK(clEnqueueReadBuffer(j->r->pc.q, j->sums, CL_TRUE, 0, groups * 4, got, 0,
+					       NULL, NULL), err, len);
 
-	for (size_t g = 0; ok && g < groups; g += per_piece) {
-		size_t off = g * block, m = words - off < per_piece * block ? words - off : per_piece * block;
-		ok = roof_read_back(j->r, j->src, off, m, a, err, len);
-		for (size_t i = 0; ok && i < m; i++) {
-			if (i % block == 0)
-				ref[g + i / block] = 0;
-			ref[g + i / block] += a[i];
+	for (size_t off = 0; ok && off < words; off += piece) {
+		size_t m = words - off < piece ? words - off : piece;
+		const uint32_t *a = harness_reader_get(j->rd, 0, j->src, off, m, err, len);
+
+		ok = a != NULL;
+		for (size_t i = 0; ok && i < m;) {   /* a run of one group's words at a time */
+			size_t g = (off + i) / block, end = (g + 1) * block - off;
+			uint32_t sum = 0;
+
+			if (end > m)
+				end = m;
+			for (; i < end; i++)
+				sum += a[i];
+			ref[g] += sum;
 		}
 	}
 	if (ok)
 		check_tally_u32(&t, got, ref, groups, 0);
-	free(a);
 	free(got);
 	free(ref);
 	if (!ok || check_tally_reason(&t, err, len) == 0)
@@ -422,11 +468,11 @@ static size_t roof_wg(const struct bench_run *r)
 	return wg;
 }
 
-void harness_roof_measure(struct bench_run *r, cl_mem src, cl_mem dst, size_t bytes,
-			  struct harness_roof *out)
+void harness_roof_measure(struct bench_run *r, struct harness_reader *rd, cl_mem src, cl_mem dst,
+			  size_t bytes, struct harness_roof *out)
 {
 	struct harness_roof_prog *p = roof_prog(r);
-	struct roof_job j = { r, src, dst, NULL, bytes / 4, roof_wg(r), 0, 0, 0 };
+	struct roof_job j = { r, rd, src, dst, NULL, bytes / 4, roof_wg(r), 0, 0, 0 };
 	json_t *cands = json_array(), *refused = json_array(), *ranked = json_object();
 	cl_int e = CL_SUCCESS;
 

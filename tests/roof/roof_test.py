@@ -7,9 +7,11 @@ CASE:
   record   bench stream: the document's `roof` has one record for the size, its figure the
            best of its candidates, each validated and timed, its kernel and shape those of the
            best, the point's ceiling that figure; every kind of the roof ranked and present
-  refused  roof.cl's fill writing seed + 1 where whole work-groups write: every fill shape
-           is refused with the words that differ, a note says so, the roof has no fill
-           candidate, and the run still succeeds on the other candidates
+  refused  roof.cl's three kinds each wrong where whole work-groups work (the fill writes
+           seed + 1, the copy in + 1, the read's group sum + 1), over 3Mi words (three of the
+           host's pieces, the last work-group short): every shape of every kind is refused
+           with the words that differ, a note says so for each kind, the roof has no candidate
+           of its own and is set by a copy, and the run still succeeds
   finding  roof.cl's and stream_copy.cl's kernels slowed (a spin before their work, still
            right): the streaming kernels beat the roof by more than the noise, so stderr says
            "finding:" naming the kernel and both figures and the document's roof_findings
@@ -27,12 +29,17 @@ SPIN = ("\tbool whole = first + l * (P) <= nvec; \\\n"
         "\tfor (volatile uint spin = 0; spin < 1000u; spin++) ; \\\n")
 FILL_RIGHT = "out[at + j * l] = (T)(seed + (uint)(at + j * l)); \\\n\t} else {"
 FILL_WRONG = "out[at + j * l] = (T)(seed + 1u + (uint)(at + j * l)); \\\n\t} else {"
+COPY_RIGHT = "out[at + j * l] = in[at + j * l]; \\\n\t} else {"
+COPY_WRONG = "out[at + j * l] = in[at + j * l] + (T)(1u); \\\n\t} else {"
+READ_RIGHT = "roof_group_sum(part, ROOF_H##W(s), sums);"
+READ_WRONG = "roof_group_sum(part, ROOF_H##W(s) + 1u, sums);"
+KINDS = ("roof_copy", "roof_read", "roof_fill")
 COPY_AT = "\tsize_t i = get_global_id(0);\n"
 COPY_SPIN = COPY_AT + "\tfor (volatile uint spin = 0; spin < 1000u; spin++)\n\t\t;\n"
 
 
-def stream(bench, dev, d, extra=()):
-    cmd = [bench, "stream", "--n", "1Mi", "--vec", "4", "--per-item", "1", "--reps", "5",
+def stream(bench, dev, d, extra=(), n="1Mi"):
+    cmd = [bench, "stream", "--n", n, "--vec", "4", "--per-item", "1", "--reps", "5",
            "--warmup", "1", "--json", f"{d}/r.json"] + list(extra) + dev
     r = bt.run(cmd)
     return r, (bt.load_doc(f"{d}/r.json", None) if r.code in (0, 1) else None)
@@ -86,23 +93,34 @@ def case_record(bench, kernels, schema, dev):
 def case_refused(bench, kernels, schema, dev):
     with bt.tmpdir() as d:
         bt.kernels_copy(kernels, f"{d}/k", "roof.cl", FILL_RIGHT, FILL_WRONG)
-        r, doc = stream(bench, dev, d, ["--kernels", f"{d}/k"])
-        bt.check(r.code == 0 and doc, "the run goes on without the faulty kernel", r)
+        path = Path(d) / "k" / "roof.cl"
+        text = path.read_text()
+        for right, wrong in ((COPY_RIGHT, COPY_WRONG), (READ_RIGHT, READ_WRONG)):
+            bt.check(right in text, f"roof.cl still has the code this test changes: {right!r}")
+            text = text.replace(right, wrong, 1)
+        path.write_text(text)
+        r, doc = stream(bench, dev, d, ["--kernels", f"{d}/k"], n="3Mi")
+        bt.check(r.code == 0 and doc, "the run goes on without the faulty kernels", r)
         rec = check_record_refused(doc, r)
-        bt.check("the roof refuses roof_fill" in r.err and "differ" in r.err,
-                 "a note names the refused kernel and why", r)
-        bt.check(rec["by"] != "roof_fill", "the faulty kernel does not set the roof", r)
+        for kind in KINDS:
+            bt.check(f"the roof refuses {kind}" in r.err, f"a note names the refused {kind}", r)
+        bt.check("differ" in r.err and "the sums of work-groups" in r.err,
+                 "the notes say which words differ, the read's in its groups' sums", r)
+        bt.check(rec["by"] in ("clEnqueueCopyBuffer", "stream_copy kernel") and
+                 rec["shape"] == "a copy", f"a copy sets the roof ({rec['by']})", r)
         schema_ok(schema, d, r)
-    return bt.verdict("a faulty roof kernel is refused, with its reason, and sets nothing")
+    return bt.verdict("faulty roof kernels of every kind are refused, with their reason, and set "
+                      "nothing")
 
 
 def check_record_refused(doc, r):
     rec = doc["roof"][0]
-    refused = [c for c in rec["refused"] if c["kernel"] == "roof_fill"]
-    bt.check(len(refused) == SHAPES and all("differ" in c["reason"] for c in refused),
-             f"every fill shape refused with the words that differ ({len(refused)})", r)
-    bt.check(not any(c["kernel"] == "roof_fill" for c in rec["candidates"]),
-             "no fill candidate, no fill figure", r)
+    for kind in KINDS:
+        refused = [c for c in rec["refused"] if c["kernel"] == kind]
+        bt.check(len(refused) == SHAPES and all("differ" in c["reason"] for c in refused),
+                 f"every {kind} shape refused with the words that differ ({len(refused)})", r)
+        bt.check(not any(c["kernel"] == kind for c in rec["candidates"]),
+                 f"no {kind} candidate, no {kind} figure", r)
     return rec
 
 

@@ -26,7 +26,8 @@ blocks), /tmp/ is a folder of the test's, and the fleet job's driver is PoCL's. 
 git repository with results/baselines/ (a checkout that keeps baselines), BENCH_DEVICE names
 PoCL, GITHUB_STEP_SUMMARY a file, the test setup's BENCH_PROGRAM_CACHE is kept (speed only), and the GitLab job's variables are set (CI_NODE_INDEX 1 of 2).
 bench history gets the build tree's Otava (BENCH_OTAVA); without one, or without meson, exit 77.
-Exit 0 when every run block passed, 1 naming each failure.
+Exit 0 when every run block passed, 1 naming each failure. RECIPES_VERBOSE=1 prints each block's
+output (the end of its stdout and stderr) after its exit line.
 """
 import os
 import re
@@ -189,6 +190,8 @@ def run_page(page, source, prefix, tmp, otava):
         r = subprocess.run(["bash", "-c", PROLOGUE + script], cwd=work, env=env,
                            capture_output=True, text=True)
         print(f"{where}: exit {r.returncode} in {time.monotonic() - t0:.1f} s")
+        if os.environ.get("RECIPES_VERBOSE"):
+            print(f"--- stdout ---\n{r.stdout[-4000:]}\n--- stderr ---\n{r.stderr[-4000:]}")
         if r.returncode not in (0, 1):
             failures.append(f"{where}: exit {r.returncode}\n--- stdout ---\n{r.stdout[-3000:]}"
                             f"\n--- stderr ---\n{r.stderr[-3000:]}")

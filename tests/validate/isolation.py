@@ -17,6 +17,9 @@ CASE is one of (the stub cases run under tests/stub-icd/stub_run.py, with its fa
                run again (--flake-runs 1) and still Missing where the baseline names it Missing
                (deqp-runner judges no Missing against its baseline), exit 1 both times; the
                next check runs in a new process and passes
+  missing-hang the stub hangs the second process as it loads (hang-load:2): half its
+               --check-timeout in, a line says the check is not begun and will be Missing;
+               then it is Missing (its process began no check), the next check passes, exit 1
   sigint       SIGINT while a check spins: exit 130, the checks that ended written (results.csv,
                JUnit), each saying the run was interrupted (results.csv's last comment, JUnit's
                error testcase, errors="1" and complete=false), nothing of the run left running
@@ -220,6 +223,22 @@ def main():
             cmd = base + ["--caselist", caselist(d, [API, "api/arg-index"])]
             cmd[cmd.index("--flake-runs") + 1] = "1"
             print(check_missing(cmd, d))
+            print(f"ok: {case}")
+            return 0
+        elif case == "missing-hang":
+            cmd = base + ["--caselist", caselist(d, [API, "api/arg-index"]), "--check-timeout", "4"]
+            code, out, pid = run(cmd, d)
+            none_left(pid, out)
+            rows, _ = results(os.path.join(d, "r", "results.csv"))
+            if code != 1 or rows != {API: "Missing", "api/arg-index": "Pass"}:
+                fail(f"exit {code}, results.csv {rows}: expected 1, {API} Missing", out)
+            if not re.search(re.escape(f"bench validate: {API} not begun by its process after 2 s; "
+                                       "waiting until ") + r"\d\d:\d\d:\d\d UTC \(--check-timeout 4 s\), "
+                             r"then its process is killed and the check is Missing", out):
+                fail("no line saying that the check's process has not begun it", out)
+            if "no result: its process began no check within 4 s (--check-timeout)" not in out:
+                fail("the table does not say the process began no check in time", out)
+            print(out)
             print(f"ok: {case}")
             return 0
         elif case == "hang-kernel":

@@ -425,11 +425,15 @@ static enum wait_end wait_noticed(const struct val_ctx *v, struct val_children *
 		char when[16];
 		gmtime_r(&due, &tm);
 		strftime(when, sizeof(when), "%H:%M:%S", &tm);
-		if (after)
+		if (after && k->begun)
 			fprintf(stderr, "bench validate: %s still running after %u s; waiting until %s UTC "
 				"(--check-timeout %u s), then its process is killed and it is a Timeout%s\n",
 				c->id, after, when, timeout_s, v->o->flake_runs ? " (run again where "
 				"--flake-runs allows)" : "");
+		else if (after)   /* its process has not begun it: Missing at the deadline */
+			fprintf(stderr, "bench validate: %s not begun by its process after %u s; waiting "
+				"until %s UTC (--check-timeout %u s), then its process is killed and the "
+				"check is Missing\n", c->id, after, when, timeout_s);
 		end = wait_line(k, deadline, sig);
 	}
 	return end;

@@ -5,13 +5,18 @@ would run, run as the page says, from an installed bench, in a fresh folder, on 
 usage: recipes.py MESON BUILD_DIR SOURCE_DIR [PAGE...]
 
 Every fenced block of a page whose language is sh, yaml or cmake carries a marker on the line
-before it: `<!-- recipe: run -->` (run here) or `<!-- recipe: skip: WHY -->` (a GPU, the network,
-root, a source tree); a block without one fails, so a new recipe is run or says why not. The
+before it: `<!-- recipe: run -->` (run here) or `<!-- recipe: skip: WHY -->` (GPUs, the network,
+root, a server); a block without one fails, so a new recipe is run or says why not. The
 build is installed with `meson install --destdir` into a temporary folder and its bin/ put first
 on PATH; each page's run blocks go in turn, in one fresh folder of their own (a block may use
 what one before it made), under bash with -o pipefail: a command that exits other than 0 or 1
 (1: a regression or an unexpected result reported, which a CI job turns red) fails the block.
-A yaml block runs the `script:` items of each job, with its `variables:`.
+A yaml block is a whole pipeline file, GitLab's or GitHub Actions': each job runs in a fresh
+checkout of the page's folder, its steps in order, what cannot run here checked for form
+(pipelines.py says how). A cmake block is a CMakeLists.txt: configured with cmake in a folder of
+its own beside the wrapper script its comment `# NAME: COMMAND` describes, then `ctest` runs
+every test it discovers, which must be every check `bench validate --list` plans (ctest's exit 8,
+a check failed, counts as 1); not run, and said so, where cmake or ctest is not installed.
 
 What a PoCL runner has in place of a GPU runner's, changed in each block's text before it runs
 (REPLACE below; each change printed): the GPU suite is a small suite named gpu (vecadd and
@@ -21,7 +26,8 @@ blocks), /tmp/ is a folder of the test's, and the fleet job's driver is PoCL's. 
 git repository with results/baselines/ (a checkout that keeps baselines), BENCH_DEVICE names
 PoCL, GITHUB_STEP_SUMMARY a file, the test setup's BENCH_PROGRAM_CACHE is kept (speed only), and the GitLab job's variables are set (CI_NODE_INDEX 1 of 2).
 bench history gets the build tree's Otava (BENCH_OTAVA); without one, or without meson, exit 77.
-Exit 0 when every run block passed, 1 naming each failure.
+Exit 0 when every run block passed, 1 naming each failure. RECIPES_VERBOSE=1 prints each block's
+output (the end of its stdout and stderr) after its exit line.
 """
 import os
 import re
@@ -32,6 +38,8 @@ import tempfile
 import time
 
 import yaml
+
+import pipelines
 
 MARKER = re.compile(r"^<!-- recipe: (run|skip: .+) -->$")
 FENCE = re.compile(r"^```(\w*)\s*$")
@@ -45,6 +53,7 @@ REPLACE = [
     ("/var/lib/bench/history/gpu", "$PWD/history/gpu"),
     ("/tmp/", "$RECIPE_TMP/"),
     ("'^NVIDIA CUDA$'", "'^Portable Computing Language$'"),
+    ("--device GPU", "--device PoCL"),
 ]
 SUITE = """{"name": "gpu", "description": "the docs' recipes on PoCL: a small suite in the GPU one's place",
  "noise": {"gpu": 5, "cpu": 300}, "args": ["--reps", "10", "--warmup", "1"],
@@ -77,24 +86,46 @@ def blocks(path):
     return out
 
 
-def scripts(lang, text):
-    """The shell scripts of a block: itself (sh), or each job's script items (yaml)."""
-    if lang == "sh":
-        return [("", {}, text)]
-    out = []
-    for name, job in (yaml.safe_load(text) or {}).items():
-        if isinstance(job, dict) and isinstance(job.get("script"), list):
-            env = {k: str(v) for k, v in (job.get("variables") or {}).items()}
-            out.append((name, env, "\n".join(job["script"])))
-    return out
-
-
 def adapt(text, where):
     for old, new in REPLACE:
         if old in text:
             print(f"{where}: '{old}' -> '{new}'")
             text = text.replace(old, new)
     return text
+
+
+def run_cmake(where, text, work, env):
+    """A CMakeLists.txt with its wrapper, configured and run by ctest; its problems."""
+    cmake, ctest = shutil.which("cmake"), shutil.which("ctest")
+    if not cmake or not ctest:
+        print(f"{where}: not run: cmake and ctest are not installed (Debian package cmake)")
+        return []
+    wrapper = re.search(r"#\s*([\w.-]+): (.+)$", text, re.M)
+    if not wrapper:
+        return [f"{where}: no '# NAME: COMMAND' comment describing the wrapper script"]
+    d = os.path.join(work, f"cmake-{where.split(':')[-1]}")
+    os.makedirs(d)
+    with open(os.path.join(d, "CMakeLists.txt"), "w") as f:
+        f.write(text + "\n")
+    path = os.path.join(d, wrapper.group(1))
+    with open(path, "w") as f:
+        f.write("#!/bin/sh\n" + adapt(wrapper.group(2), where) + "\n")
+    os.chmod(path, 0o755)
+    t0 = time.monotonic()
+    r = subprocess.run([cmake, "-S", d, "-B", os.path.join(d, "build")], env=env, capture_output=True,
+                       text=True)
+    if r.returncode:
+        return [f"{where}: cmake: exit {r.returncode}\n{r.stdout[-2000:]}{r.stderr[-2000:]}"]
+    r = subprocess.run([ctest, "--test-dir", os.path.join(d, "build")], env=env, capture_output=True,
+                       text=True)
+    planned = subprocess.run(["bench", "validate", "--list"], env=env, capture_output=True, text=True)
+    ran = re.search(r"tests? failed out of (\d+)", r.stdout)
+    print(f"{where}: ctest: exit {r.returncode} in {time.monotonic() - t0:.1f} s, "
+          f"{ran.group(1) if ran else 'no'} tests")
+    if r.returncode not in (0, 8) or not ran or int(ran.group(1)) != len(planned.stdout.split()):
+        return [f"{where}: ctest: exit {r.returncode}, {ran.group(1) if ran else 'no'} tests of the "
+                f"{len(planned.stdout.split())} checks planned\n{r.stdout[-3000:]}{r.stderr[-2000:]}"]
+    return []
 
 
 def fixture(work, bench_env):
@@ -145,17 +176,25 @@ def run_page(page, source, prefix, tmp, otava):
                CI_DEFAULT_BRANCH="main", HOME=os.path.join(tmp, "home"))
     os.makedirs(env["RECIPE_TMP"])
     fixture(work, env)
+    ctx = {"adapt": adapt, "prologue": PROLOGUE, "source": source}
     for line, lang, text in todo:
-        for job, variables, script in scripts(lang, text):
-            where = f"{page}:{line}{' ' + job if job else ''}"
-            script = adapt(script, where)
-            t0 = time.monotonic()
-            r = subprocess.run(["bash", "-c", PROLOGUE + script], cwd=work, env=dict(env, **variables),
-                               capture_output=True, text=True)
-            print(f"{where}: exit {r.returncode} in {time.monotonic() - t0:.1f} s")
-            if r.returncode not in (0, 1):
-                failures.append(f"{where}: exit {r.returncode}\n--- stdout ---\n{r.stdout[-3000:]}"
-                                f"\n--- stderr ---\n{r.stderr[-3000:]}")
+        where = f"{page}:{line}"
+        if lang == "cmake":
+            failures.extend(run_cmake(where, text, work, env))
+            continue
+        if lang == "yaml":
+            failures.extend(pipelines.run_pipeline(ctx, where, yaml.safe_load(text), work, tmp, env))
+            continue
+        script = adapt(text, where)
+        t0 = time.monotonic()
+        r = subprocess.run(["bash", "-c", PROLOGUE + script], cwd=work, env=env,
+                           capture_output=True, text=True)
+        print(f"{where}: exit {r.returncode} in {time.monotonic() - t0:.1f} s")
+        if os.environ.get("RECIPES_VERBOSE"):
+            print(f"--- stdout ---\n{r.stdout[-4000:]}\n--- stderr ---\n{r.stderr[-4000:]}")
+        if r.returncode not in (0, 1):
+            failures.append(f"{where}: exit {r.returncode}\n--- stdout ---\n{r.stdout[-3000:]}"
+                            f"\n--- stderr ---\n{r.stderr[-3000:]}")
 
 
 def main(argv):

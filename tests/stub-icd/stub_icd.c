@@ -10,6 +10,9 @@
  *     device-lost:N      after N counted calls every counted call answers CL_DEVICE_NOT_AVAILABLE
  *     crash:FUNC[:N]     the Nth call (default 1) of FUNC dies of SIGSEGV inside the driver
  *     hang:FUNC[:N]      the Nth call of FUNC never returns
+ *     crash-load:N       the Nth process to load the stub (counted in BENCH_STUB_PROCESSES, a
+ *                        file) dies of SIGSEGV as it loads: a driver lost before any call
+ *     hang-load:N        the Nth process to load the stub never returns from the load
  *   BENCH_STUB_KERNEL  launch faults (oor-launch, crash or hang of clEnqueueNDRangeKernel)
  *                      only for kernels whose function name contains this text
  *   BENCH_STUB_DEVICE_TYPE  gpu or cpu: the type the device reports (default: the real one)
@@ -59,12 +62,14 @@
 #define STUB_MAX_FAULTS 8
 #define STUB_MAX_FAILED 256
 
-enum fault_kind { FAULT_BUILD, FAULT_OOR_LAUNCH, FAULT_DEVICE_LOST, FAULT_CRASH, FAULT_HANG };
+enum fault_kind { FAULT_BUILD, FAULT_OOR_LAUNCH, FAULT_DEVICE_LOST, FAULT_CRASH, FAULT_HANG,
+		  FAULT_CRASH_LOAD, FAULT_HANG_LOAD };
 
 struct fault {
 	enum fault_kind kind;
 	char fn[64];                 /* crash, hang: the function */
-	unsigned long n;             /* device-lost: calls before; crash, hang: which call */
+	unsigned long n;             /* device-lost: calls before; crash, hang: which call; */
+				     /* crash-load: which process */
 	atomic_ulong seen;           /* crash, hang: calls of fn so far */
 };
 
@@ -153,6 +158,13 @@ static bool parse_fault(struct fault *f, const char *s)
 		if (!parse_count(s + 12, &f->n))
 			return fail_config("BENCH_STUB_FAULT: device-lost:'%s' is not a call count of 1 or more",
 					   s + 12);
+	} else if (strncmp(s, "crash-load:", 11) == 0 || strncmp(s, "hang-load:", 10) == 0) {
+		const char *n = strchr(s, ':') + 1;
+		f->kind = s[0] == 'c' ? FAULT_CRASH_LOAD : FAULT_HANG_LOAD;
+		snprintf(f->fn, sizeof(f->fn), "the load of the driver");
+		if (!parse_count(n, &f->n))
+			return fail_config("BENCH_STUB_FAULT: *-load:'%s' is not a process count of 1 or more",
+					   n);
 	} else if (strncmp(s, "crash:", 6) == 0) {
 		f->kind = FAULT_CRASH;
 		return parse_fn(f, s + 6);
@@ -161,7 +173,7 @@ static bool parse_fault(struct fault *f, const char *s)
 		return parse_fn(f, s + 5);
 	} else
 		return fail_config("BENCH_STUB_FAULT: '%s' is not build, oor-launch, device-lost:N, "
-				   "crash:FUNC[:N] or hang:FUNC[:N]", s);
+				   "crash:FUNC[:N], hang:FUNC[:N], crash-load:N or hang-load:N", s);
 	return true;
 }
 
@@ -222,10 +234,11 @@ static int *volatile null_page;
 __attribute__((no_sanitize("undefined")))
 static void die_or_hang(const struct fault *f)
 {
-	fprintf(stderr, "bench stub driver: %s in %s, call %lu (BENCH_STUB_FAULT)\n",
-		f->kind == FAULT_CRASH ? "a segmentation fault" : "a call that never returns", f->fn, f->n);
+	fprintf(stderr, "bench stub driver: %s in %s, %s %lu (BENCH_STUB_FAULT)\n",
+		f->kind == FAULT_HANG || f->kind == FAULT_HANG_LOAD ? "a call that never returns" :
+		"a segmentation fault", f->fn, f->kind >= FAULT_CRASH_LOAD ? "process" : "call", f->n);
 	fflush(stderr);
-	if (f->kind == FAULT_CRASH) {
+	if (f->kind == FAULT_CRASH || f->kind == FAULT_CRASH_LOAD) {
 		signal(SIGSEGV, SIG_DFL);
 		*null_page = 1;
 		abort();   /* not reached */
@@ -610,12 +623,42 @@ static bool unprotect(void *first, void *last)
 	return true;
 }
 
+/* This process's place among those that loaded the stub: BENCH_STUB_PROCESSES's bytes (0: none). */
+static unsigned long process_ordinal(void)
+{
+	const char *path = getenv("BENCH_STUB_PROCESSES");
+	int fd = path && *path ? open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644) : -1;
+	off_t end = -1;
+
+	if (fd >= 0 && write(fd, "p", 1) == 1)
+		end = lseek(fd, 0, SEEK_END);
+	if (fd >= 0)
+		close(fd);
+	return end > 0 ? (unsigned long)end : 0;
+}
+
+/* crash-load:N, hang-load:N: the Nth process dies or hangs as it loads the stub, before any call. */
+static void crash_load(void)
+{
+	unsigned long me = 0;
+
+	for (size_t i = 0; i < stub.n_faults; i++)
+		if (stub.faults[i].kind == FAULT_CRASH_LOAD || stub.faults[i].kind == FAULT_HANG_LOAD) {
+			me = me ? me : process_ordinal();
+			if (me == stub.faults[i].n)
+				die_or_hang(&stub.faults[i]);
+		}
+}
+
 static void setup(void)
 {
 	struct _cl_icd_dispatch *d;
 	char real[200] = "";
 
-	if (!parse_faults() || !load_target())
+	if (!parse_faults())
+		return;
+	crash_load();
+	if (!load_target())
 		return;
 	d = *(struct _cl_icd_dispatch **)stub.platform;
 	if (d->clGetDeviceIDs(stub.platform, CL_DEVICE_TYPE_ALL, 1, &stub.device, NULL) != CL_SUCCESS) {

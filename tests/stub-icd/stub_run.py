@@ -9,6 +9,8 @@ test setup gives (OCL_ICD_VENDORS: .deps/icd), then runs CMD and exits with its 
 --kernel, --device-type and --concurrent set BENCH_STUB_FAULT, BENCH_STUB_KERNEL,
 BENCH_STUB_DEVICE_TYPE and BENCH_STUB_CONCURRENT;
 --once sets BENCH_STUB_FAULT_ONCE to a file of this run (the faults hit one process: a flake).
+BENCH_STUB_PROCESSES is always a file of this run: each process that loads the stub adds a byte
+(crash-load:N counts them; a test may remove the file to count afresh).
 @TMPDIR@ in CMD is a folder of this run, removed after it. Exit 77 where the registry has no
 such driver (an AddressSanitizer registry leaves some out).
 """
@@ -57,6 +59,7 @@ def main():
             f.write(os.path.abspath(a.stub) + "\n")
         env = dict(os.environ, OCL_ICD_VENDORS=icd, BENCH_STUB_TARGET=lib)
         once = os.path.join(d, "once") if a.once else None
+        env["BENCH_STUB_PROCESSES"] = os.path.join(d, "processes")
         for var, val in (("BENCH_STUB_FAULT", a.fault), ("BENCH_STUB_KERNEL", a.kernel),
                          ("BENCH_STUB_DEVICE_TYPE", a.device_type), ("BENCH_STUB_FAULT_ONCE", once),
                          ("BENCH_STUB_CONCURRENT", a.concurrent)):

@@ -11,6 +11,15 @@ CASE is one of (the stub cases run under tests/stub-icd/stub_run.py, with its fa
                half way (5 s) a line on stderr says that bench waits, and until when
   hang-kernel  a --kernels copy whose vecadd kernel spins forever, on the real driver: Timeout
   flake        the stub crashes in one process only (--once): the re-run passes, Flake, exit 0
+  missing      the stub kills the second process that loads it (crash-load:2), the first
+               check's: it died before it began the check, so the check has no result, Missing
+               (deqp-runner's status), in results.csv, failures.csv, JUnit and the summary; not
+               run again (--flake-runs 1) and still Missing where the baseline names it Missing
+               (deqp-runner judges no Missing against its baseline), exit 1 both times; the
+               next check runs in a new process and passes
+  missing-hang the stub hangs the second process as it loads (hang-load:2): half its
+               --check-timeout in, a line says the check is not begun and will be Missing;
+               then it is Missing (its process began no check), the next check passes, exit 1
   sigint       SIGINT while a check spins: exit 130, the checks that ended written (results.csv,
                JUnit), each saying the run was interrupted (results.csv's last comment, JUnit's
                error testcase, errors="1" and complete=false), nothing of the run left running
@@ -137,6 +146,38 @@ def check_crash_or_hang(case, code, out, d):
         fail(f"the JUnit file has no failure of type {want}", junit)
 
 
+def check_missing(bench_cmd, d):
+    """Runs the case twice (the second with a baseline naming the check Missing)."""
+    processes = os.environ.get("BENCH_STUB_PROCESSES")
+    if not processes:
+        fail("no BENCH_STUB_PROCESSES: run under stub_run.py")
+    base = os.path.join(d, "base.csv")
+    with open(base, "w") as f:
+        f.write(f"{API},Missing\n")
+    for extra in ([], ["--baseline", base]):
+        if os.path.exists(processes):
+            os.unlink(processes)   # the parent is process 1, the first check's process 2
+        code, out, pid = run(bench_cmd + extra, d)
+        none_left(pid, out)
+        rows, _ = results(os.path.join(d, "r", "results.csv"))
+        failures, _ = results(os.path.join(d, "r", "failures.csv")) if os.path.getsize(
+            os.path.join(d, "r", "failures.csv")) else ({}, [])
+        if code != 1 or rows != {API: "Missing", "api/arg-index": "Pass"}:
+            fail(f"{' '.join(extra)}: exit {code}, results.csv {rows}: expected 1, {API} Missing "
+                 "and api/arg-index Pass", out)
+        if failures != {API: "Missing"}:
+            fail(f"failures.csv says {failures}, expected {API} Missing", out)
+        if not re.search(re.escape(API) + r" +MISSING .*no result: its process died of SIGSEGV "
+                         r"before it began the check", out):
+            fail("the table does not say the check's process died before it began it", out)
+        if "Missing 1" not in out or "1 missing (no result)" not in out:
+            fail("the summary does not count the Missing", out)
+        junit = open(os.path.join(d, "j.xml")).read()
+        if '<failure type="Missing"' not in junit or "status: Missing (1 run)" not in junit:
+            fail("the JUnit file has no failure of type Missing, run once", junit)
+    return out
+
+
 def check_signal(case, code, out, d):
     want = {"sigint": 130, "sigterm": 143, "sigkill": -signal.SIGKILL}[case]
     if code != want:
@@ -178,6 +219,28 @@ def main():
                 none_left(pid, out)
                 check_crash_or_hang(case, code, out, d)
             code, out, pid = run(cmd, d)
+        elif case == "missing":
+            cmd = base + ["--caselist", caselist(d, [API, "api/arg-index"])]
+            cmd[cmd.index("--flake-runs") + 1] = "1"
+            print(check_missing(cmd, d))
+            print(f"ok: {case}")
+            return 0
+        elif case == "missing-hang":
+            cmd = base + ["--caselist", caselist(d, [API, "api/arg-index"]), "--check-timeout", "4"]
+            code, out, pid = run(cmd, d)
+            none_left(pid, out)
+            rows, _ = results(os.path.join(d, "r", "results.csv"))
+            if code != 1 or rows != {API: "Missing", "api/arg-index": "Pass"}:
+                fail(f"exit {code}, results.csv {rows}: expected 1, {API} Missing", out)
+            if not re.search(re.escape(f"bench validate: {API} not begun by its process after 2 s; "
+                                       "waiting until ") + r"\d\d:\d\d:\d\d UTC \(--check-timeout 4 s\), "
+                             r"then its process is killed and the check is Missing", out):
+                fail("no line saying that the check's process has not begun it", out)
+            if "no result: its process began no check within 4 s (--check-timeout)" not in out:
+                fail("the table does not say the process began no check in time", out)
+            print(out)
+            print(f"ok: {case}")
+            return 0
         elif case == "hang-kernel":
             cmd = base + ["--caselist", caselist(d, [SPIN, API]), "--kernels", k, "--check-timeout", "10"]
             code, out, pid = run(cmd, d)

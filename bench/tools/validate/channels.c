@@ -27,21 +27,16 @@ void val_channels_open(const struct val_opts *o)
 		cli_usage_error(CI_STEP_SUMMARY_UNSET, "--junit FILE");
 }
 
-/* deqp-runner's status names (expect.c's verdicts), in the order the summary counts them. */
-static const char *const statuses[] = { "Pass", "Fail", "Crash", "Timeout", "Skip", "ExpectedFail",
-					"UnexpectedImprovement(Pass)", "UnexpectedImprovement(Fail)",
-					"UnexpectedImprovement(Skip)", "Flake", "KnownFlake" };
-#define N_STATUSES (sizeof(statuses) / sizeof(statuses[0]))
-
-static void count(const struct val_ctx *v, unsigned n[N_STATUSES], unsigned *unexpected)
+/* Each deqp-runner status's count (expect.c, val_statuses) and the unexpected results'. */
+static void count(const struct val_ctx *v, unsigned n[VAL_N_STATUSES], unsigned *unexpected)
 {
-	memset(n, 0, N_STATUSES * sizeof(*n));
+	memset(n, 0, VAL_N_STATUSES * sizeof(*n));
 	*unexpected = 0;
 	for (size_t i = 0; i < v->n; i++) {
 		if (!v->c[i].done)
 			continue;
-		for (size_t k = 0; k < N_STATUSES; k++)
-			n[k] += strcmp(val_mesa_status(&v->c[i]), statuses[k]) == 0;
+		for (size_t k = 0; k < VAL_N_STATUSES; k++)
+			n[k] += strcmp(val_mesa_status(&v->c[i]), val_statuses[k]) == 0;
 		*unexpected += val_unexpected(v->c[i].verdict);
 	}
 }
@@ -65,7 +60,7 @@ static void annotate(const struct val_ctx *v, FILE *f)
 /* The Markdown of a step summary: the counts in deqp-runner's names, the unexpected results. */
 static char *summary(const struct val_ctx *v)
 {
-	unsigned n[N_STATUSES], unexpected, shown = 0;
+	unsigned n[VAL_N_STATUSES], unexpected, shown = 0;
 	char *text = NULL, note[2400];
 	size_t size = 0;
 	FILE *f = open_memstream(&text, &size);
@@ -75,9 +70,9 @@ static char *summary(const struct val_ctx *v)
 	count(v, n, &unexpected);
 	fprintf(f, "### bench validate: %s\n\non %s\n\n| status | checks |\n|---|---:|\n",
 		unexpected ? "unexpected results" : "no unexpected result", v->identity);
-	for (size_t k = 0; k < N_STATUSES; k++)
+	for (size_t k = 0; k < VAL_N_STATUSES; k++)
 		if (n[k])
-			fprintf(f, "| %s | %u |\n", statuses[k], n[k]);
+			fprintf(f, "| %s | %u |\n", val_statuses[k], n[k]);
 	if (unexpected)
 		fprintf(f, "\n| check | status | note |\n|---|---|---|\n");
 	for (size_t i = 0; i < v->n && shown < 50; i++) {
@@ -101,7 +96,7 @@ static char *summary(const struct val_ctx *v)
 
 static char *metrics(const struct val_ctx *v)
 {
-	unsigned n[N_STATUSES], unexpected;
+	unsigned n[VAL_N_STATUSES], unexpected;
 	char *text = NULL;
 	size_t size = 0;
 	FILE *f = open_memstream(&text, &size);
@@ -109,8 +104,8 @@ static char *metrics(const struct val_ctx *v)
 	if (!f)
 		return NULL;
 	count(v, n, &unexpected);
-	for (size_t k = 0; k < N_STATUSES; k++)
-		ci_metric(f, "bench_validate_checks", "status", statuses[k], n[k]);
+	for (size_t k = 0; k < VAL_N_STATUSES; k++)
+		ci_metric(f, "bench_validate_checks", "status", val_statuses[k], n[k]);
 	ci_metric(f, "bench_validate_unexpected", NULL, NULL, unexpected);
 	for (size_t i = 0; i < v->n; i++)
 		if (v->c[i].done)

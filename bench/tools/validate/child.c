@@ -10,6 +10,12 @@
  * replaced after any result but a pass or a skip (a driver left in a bad state fails no later
  * check, and a re-run finds a fresh process) and after --checks-per-process checks.
  *
+ * A worker says "begin ID" on descriptor 3 as it begins a check. One that ends (or hangs) before
+ * it began the check has given no result: a new worker then gets the check again, where the one
+ * lost had run earlier checks; a new worker lost before it began it leaves the check Missing,
+ * deqp-runner's status of a test whose run yielded no result (expect.c, val_judge). A worker lost
+ * during the check is its Crash (or Timeout), as deqp-runner makes the test in progress.
+ *
  * A new process rather than fork(): the parent has loaded the driver to plan the checks, and a
  * forked copy of a process with a driver's threads has lost them. Under ocl-icd a worker loads
  * the driver under test alone (OCL_ICD_VENDORS names its library), not every driver registered:
@@ -42,6 +48,7 @@
 #define TAIL_BYTES 65536      /* the end of a check's output that is read back */
 #define TAIL_LINES 12         /* lines of it a crash or a hang quotes */
 #define LINE_MAX_BYTES 262144 /* one result line */
+#define BEGIN "begin "        /* a worker's line as it begins a check: "begin ID" */
 
 extern char **environ;
 
@@ -53,6 +60,7 @@ struct val_children {
 	pid_t pid;               /* the worker (0: none) */
 	int in, res, log;        /* its stdin, its results, its output */
 	unsigned served;         /* checks it ran */
+	bool begun;              /* it began the check in flight */
 	char *line;              /* what it wrote on descriptor 3 and was not read yet */
 	size_t len;
 };
@@ -192,6 +200,13 @@ static enum wait_end wait_line(struct val_children *k, double deadline, int *sig
 {
 	for (;;) {
 		char *nl = memchr(k->line, '\n', k->len);
+		if (nl && nl - k->line >= (ptrdiff_t)strlen(BEGIN) &&
+		    memcmp(k->line, BEGIN, strlen(BEGIN)) == 0) {
+			k->begun = true;
+			k->len -= (size_t)(nl + 1 - k->line);
+			memmove(k->line, nl + 1, k->len);
+			continue;
+		}
 		if (nl)
 			return GOT_LINE;
 		double left = deadline - time_now_ns();
@@ -370,6 +385,27 @@ static void judge_end(struct val_check *c, int status, const char *log)
 		 code == EXIT_OK ? "bench bug: the check's process exited" : "exit", code, tail);
 }
 
+/* What a worker lost before it began check c says: no result, Missing, with its last lines. */
+static void judge_missing(struct val_check *c, enum wait_end end, int status, const char *log,
+			  unsigned timeout_s)
+{
+	char tail[1600], name[32];
+
+	last_lines(log, tail, sizeof(tail));
+	c->res = VAL_MISSING;
+	if (end == TIMED_OUT)
+		snprintf(c->reason, sizeof(c->reason), "no result: its process began no check within %u s "
+			 "(--check-timeout) and was killed; its last output: %s", timeout_s, tail);
+	else if (WIFSIGNALED(status))
+		snprintf(c->reason, sizeof(c->reason), "no result: its process died of %s before it "
+			 "began the check; its last output: %s",
+			 sig_name(WTERMSIG(status), name, sizeof(name)), tail);
+	else
+		snprintf(c->reason, sizeof(c->reason), "no result: its process exited %d before it began "
+			 "the check; its last output: %s", WIFEXITED(status) ? WEXITSTATUS(status) : -1,
+			 tail);
+}
+
 /*
  * A check that has run for half its --check-timeout (at most 10 s): one line on stderr saying
  * that bench waits for it and when it gives up (the clock time, UTC), and what happens then, so
@@ -389,13 +425,35 @@ static enum wait_end wait_noticed(const struct val_ctx *v, struct val_children *
 		char when[16];
 		gmtime_r(&due, &tm);
 		strftime(when, sizeof(when), "%H:%M:%S", &tm);
-		if (after)
+		if (after && k->begun)
 			fprintf(stderr, "bench validate: %s still running after %u s; waiting until %s UTC "
 				"(--check-timeout %u s), then its process is killed and it is a Timeout%s\n",
 				c->id, after, when, timeout_s, v->o->flake_runs ? " (run again where "
 				"--flake-runs allows)" : "");
+		else if (after)   /* its process has not begun it: Missing at the deadline */
+			fprintf(stderr, "bench validate: %s not begun by its process after %u s; waiting "
+				"until %s UTC (--check-timeout %u s), then its process is killed and the "
+				"check is Missing\n", c->id, after, when, timeout_s);
 		end = wait_line(k, deadline, sig);
 	}
+	return end;
+}
+
+/* Check c sent to the worker (one started where none runs), waited for; *fresh: a new one. */
+static enum wait_end try_check(struct val_ctx *v, struct val_children *k, struct val_check *c,
+			       unsigned timeout_s, char *log, size_t len, int *sig, bool *fresh)
+{
+	struct stat st;
+
+	if (k->pid <= 0)
+		worker_start(v, k);
+	*fresh = k->served == 0;
+	k->begun = false;
+	off_t from = fstat(k->log, &st) == 0 ? st.st_size : 0;
+	dprintf(k->in, "%s\n", c->id);   /* a worker that ended leaves EPIPE: its end is seen below */
+	enum wait_end end = wait_noticed(v, k, c, timeout_s, sig);
+	if (end != SIGNALLED)
+		read_log(k->log, from, log, len);
 	return end;
 }
 
@@ -403,23 +461,24 @@ int val_child_run(struct val_ctx *v, struct val_check *c, unsigned timeout_s)
 {
 	struct val_children *k = v->children ? v->children : (v->children = children_setup(v));
 	char log[TAIL_BYTES], tail[1600];
-	struct stat st;
 	int status = 0, sig = 0;
+	enum wait_end end;
+	bool fresh;
 
-	if (k->pid <= 0)
-		worker_start(v, k);
-	off_t from = fstat(k->log, &st) == 0 ? st.st_size : 0;
-	dprintf(k->in, "%s\n", c->id);   /* a worker that ended leaves EPIPE: its end is seen below */
-	enum wait_end end = wait_noticed(v, k, c, timeout_s, &sig);
-	if (end != SIGNALLED)
-		read_log(k->log, from, log, sizeof(log));
-	if (end == GOT_LINE && take_result(v, k, c) && ++k->served != v->o->checks_per_process &&
-	    (c->res == VAL_PASS || c->res == VAL_SKIP))
-		return 0;
-	worker_stop(k, end == TIMED_OUT ? STOP_KILL : end == SIGNALLED ? STOP_TERM : STOP_IDLE, &status);
-	if (end == SIGNALLED)
-		return sig;
-	if (end == TIMED_OUT) {
+	/* a worker kept from earlier checks, lost before it began this one: a new one takes it */
+	do {
+		end = try_check(v, k, c, timeout_s, log, sizeof(log), &sig, &fresh);
+		if (end == GOT_LINE && take_result(v, k, c) && ++k->served != v->o->checks_per_process &&
+		    (c->res == VAL_PASS || c->res == VAL_SKIP))
+			return 0;
+		worker_stop(k, end == TIMED_OUT ? STOP_KILL : end == SIGNALLED ? STOP_TERM : STOP_IDLE,
+			    &status);
+		if (end == SIGNALLED)
+			return sig;
+	} while (end != GOT_LINE && !k->begun && !fresh);
+	if (end != GOT_LINE && !k->begun) {
+		judge_missing(c, end, status, log, timeout_s);
+	} else if (end == TIMED_OUT) {
 		last_lines(log, tail, sizeof(tail));
 		c->res = VAL_TIMEOUT;
 		snprintf(c->reason, sizeof(c->reason), "no end after %u s (--check-timeout): its process "
@@ -479,6 +538,7 @@ int val_child_main(struct val_ctx *v, const char *spec)
 				c = &v->c[i];
 		if (!c)
 			cli_usage_error("--run-check: no check '%s' planned for '%s'", line, v->dev->name);
+		dprintf(RESULT_FD, BEGIN "%s\n", c->id);
 		int rc = val_row_run(v, c);
 		if (rc > 128)
 			return rc;

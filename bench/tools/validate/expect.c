@@ -40,9 +40,16 @@ static const struct {
 	[VAL_V_IMPROVED_SKIP] = { "IMPROVED: SKIP", "UnexpectedImprovement(Skip)", true },
 	[VAL_V_FLAKE] = { "flake", "Flake", false },
 	[VAL_V_KNOWN_FLAKE] = { "known flake", "KnownFlake", false },
+	[VAL_V_MISSING] = { "MISSING", "Missing", true },
 };
 
-static const char *const res_names[] = { "Pass", "Fail", "Skip", "Crash", "Timeout" };
+/* every status a verdict writes (Mesa's deqp-runner, src/runner_results.rs, RunnerStatus) */
+const char *const val_statuses[VAL_N_STATUSES] = {
+	"Pass", "Fail", "Crash", "Timeout", "Skip", "ExpectedFail", "UnexpectedImprovement(Pass)",
+	"UnexpectedImprovement(Fail)", "UnexpectedImprovement(Skip)", "Flake", "KnownFlake", "Missing",
+};
+
+static const char *const res_names[] = { "Pass", "Fail", "Skip", "Crash", "Timeout", "Missing" };
 
 bool val_unexpected(enum val_verdict v)
 {
@@ -74,7 +81,7 @@ static bool failed(enum val_res r)
 
 /* A run's status as a verdict where nothing is expected of it. */
 static const enum val_verdict plain[] = { VAL_V_PASS, VAL_V_FAIL, VAL_V_SKIP, VAL_V_CRASH,
-					  VAL_V_TIMEOUT };
+					  VAL_V_TIMEOUT, VAL_V_MISSING };
 
 /* The verdict a known-issues entry gives (the rules of results/known-issues/README.md). */
 static enum val_verdict judge_known(const struct val_check *c)
@@ -113,12 +120,22 @@ static enum val_verdict judge_base(const struct val_check *c)
 		return b == VAL_BASE_CRASH || b == VAL_BASE_XFAIL ? VAL_V_KNOWN : VAL_V_CRASH;
 	case VAL_TIMEOUT:
 		return b == VAL_BASE_TIMEOUT ? VAL_V_KNOWN : VAL_V_TIMEOUT;
+	case VAL_MISSING:
+		return VAL_V_MISSING;   /* val_judge says so before any expectation */
 	}
 	return VAL_V_FAIL;   /* not reached: every result is a case above */
 }
 
+/*
+ * Missing is deqp-runner's word for a test that got no result: TestCommand::process_caselist
+ * (src/lib.rs) gives it to the tests left of a caselist whose run yielded no result at all, and
+ * never judges it against the baseline (src/runner_results.rs: with_baseline cannot see it), so
+ * a Missing fails the run whatever the baseline, the known issues or --flakes say.
+ */
 enum val_verdict val_judge(const struct val_check *c)
 {
+	if (c->res == VAL_MISSING)
+		return VAL_V_MISSING;
 	if (c->base && !c->skip_re)
 		return judge_base(c);
 	if (c->res == VAL_SKIP)

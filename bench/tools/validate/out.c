@@ -82,6 +82,8 @@ void val_print_table(const struct val_ctx *v, FILE *f)
 		fprintf(f, "; %u crashed, %u timed out, %u passed unexpectedly, %u improved to a "
 			"failure or skip", count[VAL_V_CRASH], count[VAL_V_TIMEOUT],
 			count[VAL_V_UNEXPECTED_PASS], count[VAL_V_IMPROVED_FAIL] + count[VAL_V_IMPROVED_SKIP]);
+	if (count[VAL_V_MISSING])
+		fprintf(f, "; %u missing (no result)", count[VAL_V_MISSING]);
 	if (count[VAL_V_FLAKE] || count[VAL_V_KNOWN_FLAKE])
 		fprintf(f, "; flaky: %u, %u known", count[VAL_V_FLAKE], count[VAL_V_KNOWN_FLAKE]);
 	fprintf(f, "\n");
@@ -113,19 +115,16 @@ static size_t slowest(const struct val_ctx *v, size_t *idx, size_t n)
 
 void val_print_summary(const struct val_ctx *v, FILE *f)
 {
-	/* deqp-runner's names (Mesa's deqp-runner, src/runner_results.rs, RunnerStatus) */
-	static const char *const mesa[] = { "Pass", "Fail", "Crash", "Timeout", "Skip", "ExpectedFail",
-					    "UnexpectedImprovement(Pass)", "UnexpectedImprovement(Fail)",
-					    "UnexpectedImprovement(Skip)", "Flake", "KnownFlake" };
-	unsigned count[sizeof(mesa) / sizeof(mesa[0])] = { 0 }, shown = 0, unexpected = 0;
+	const char *const *mesa = val_statuses;
+	unsigned count[VAL_N_STATUSES] = { 0 }, shown = 0, unexpected = 0;
 	size_t idx[3], n;
 	char note[2400];
 
 	for (size_t i = 0; i < v->n; i++)
-		for (size_t m = 0; v->c[i].done && m < sizeof(mesa) / sizeof(mesa[0]); m++)
+		for (size_t m = 0; v->c[i].done && m < VAL_N_STATUSES; m++)
 			count[m] += strcmp(val_mesa_status(&v->c[i]), mesa[m]) == 0;
 	fprintf(f, "on %s:", v->identity);
-	for (size_t m = 0; m < sizeof(mesa) / sizeof(mesa[0]); m++)
+	for (size_t m = 0; m < VAL_N_STATUSES; m++)
 		fprintf(f, "%s %s %u", m ? "," : "", mesa[m], count[m]);
 	fprintf(f, "\n");
 	for (size_t i = 0; i < v->n; i++) {

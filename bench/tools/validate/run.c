@@ -82,12 +82,13 @@ static int run_one(struct val_ctx *v, struct val_check *c)
 	}
 	if ((sig = attempt(v, c)))
 		return sig;
-	if (c->res == VAL_SKIP)   /* a skipped check is never matched by a known issue */
+	if (c->res == VAL_SKIP || c->res == VAL_MISSING)   /* no known issue's: skipped, no result */
 		c->known = NULL;
 	c->verdict = val_judge(c);
 	if (c->known)
 		((struct val_known *)c->known)->matched++;
-	if (!val_unexpected(c->verdict))
+	/* a Missing is neither a flake nor run again: deqp-runner's rule (expect.c, val_judge) */
+	if (!val_unexpected(c->verdict) || c->verdict == VAL_V_MISSING)
 		return 0;
 	if (c->flake_re) {
 		c->verdict = VAL_V_KNOWN_FLAKE;

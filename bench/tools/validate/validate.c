@@ -75,13 +75,14 @@ static const struct cli_opt val_cli[] = {
 	  .help = "checks never to run, one regular expression a line: Skip" },
 	{ "flake-runs", "N", CLI_UINT, VO(flake_runs), 0, 10, .def = CLI_XSTR(VAL_FLAKE_RUNS_DEFAULT),
 	  .help = "runs again of an unexpected result before it counts (one that passes\n"
-		  "is a Flake)" },
+		  "is a Flake; a Missing is never run again)" },
 	{ "known-issues", "FILE|NAME", CLI_STR, VO(known),
 	  .help = "known issues (results/known-issues/README.md): a matching failure is\n"
 		  "expected; a matching check that passes is reported fixed. A NAME\n"
 		  "(nvidia, oclgrind) is a file installed with bench" },
 	{ "results-dir", "DIR", CLI_STR, VO(results_dir),
-	  .help = "write DIR/results.csv and DIR/failures.csv (deqp-runner's columns),\n"
+	  .help = "write DIR/results.csv and DIR/failures.csv (deqp-runner's columns and\n"
+		  "statuses: Missing where a check's process was lost before it began it),\n"
 		  "each rewritten as each check ends" },
 	{ "write-baseline", "FILE", CLI_STR, VO(write_baseline),
 	  .help = "write the run's failures as the next --baseline" },

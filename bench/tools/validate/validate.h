@@ -38,6 +38,7 @@ enum val_res {
 	VAL_SKIP,           /* the device cannot run it (the reason says why) */
 	VAL_CRASH,          /* its process died of a signal */
 	VAL_TIMEOUT,        /* its process ran past --check-timeout and was killed */
+	VAL_MISSING,        /* no result: its process ended, or hung, before it began the check */
 };
 
 /* The verdict once the expectations are applied; its words and weight: expect.c. */
@@ -56,6 +57,7 @@ enum val_verdict {
 	VAL_V_IMPROVED_SKIP,    /* the baseline expects a failure, the device skipped it: ...(Skip) */
 	VAL_V_FLAKE,            /* an unexpected result that a re-run did not repeat */
 	VAL_V_KNOWN_FLAKE,      /* an unexpected result of a check --flakes names */
+	VAL_V_MISSING,          /* no result (VAL_MISSING): always unexpected, whatever is expected */
 	VAL_V_COUNT
 };
 
@@ -222,6 +224,9 @@ void val_expect_find(struct val_ctx *v, struct val_check *c);
 enum val_verdict val_judge(const struct val_check *c);
 /* Whether a verdict fails the run (exit 1): Fail, Crash, Timeout, UnexpectedImprovement(...). */
 bool val_unexpected(enum val_verdict v);
+/* deqp-runner's status names, in the order the summary and the metrics count them. */
+#define VAL_N_STATUSES 12
+extern const char *const val_statuses[VAL_N_STATUSES];
 /* The summary table's word ("pass", "FAIL", "known", ...). */
 const char *val_verdict_word(enum val_verdict v);
 /* Mesa's status of a check's verdict (Pass, Fail, ExpectedFail, ...). */

@@ -23,7 +23,6 @@ import os
 import re
 import shutil
 import subprocess
-import time
 import xml.etree.ElementTree as ET
 
 SOURCE = re.compile(r"(?<![\w./:])(\./scripts/(?:setup|build)\.sh|\. scripts/env\.sh)([^\n&;|]*)")
@@ -109,16 +108,7 @@ def run_script(ctx, where, text, jobdir, env):
     text, bad = offline(text, where, ctx["source"])
     text, bad2 = expressions(text, where)
     bad += bad2
-    t0 = time.monotonic()
-    r = subprocess.run(["bash", "-c", ctx["prologue"] + text], cwd=jobdir, env=env,
-                       capture_output=True, text=True)
-    print(f"{where}: exit {r.returncode} in {time.monotonic() - t0:.1f} s")
-    if os.environ.get("RECIPES_VERBOSE"):
-        print(f"--- stdout ---\n{r.stdout[-4000:]}\n--- stderr ---\n{r.stderr[-4000:]}")
-    if r.returncode not in (0, 1):
-        bad.append(f"{where}: exit {r.returncode}\n--- stdout ---\n{r.stdout[-3000:]}"
-                   f"\n--- stderr ---\n{r.stderr[-3000:]}")
-    return bad
+    return bad + ctx["run"](text, where, jobdir, env)
 
 
 def exists(jobdir, where, path, what):

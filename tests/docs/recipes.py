@@ -176,7 +176,7 @@ def run_page(page, source, prefix, tmp, otava):
                CI_DEFAULT_BRANCH="main", HOME=os.path.join(tmp, "home"))
     os.makedirs(env["RECIPE_TMP"])
     fixture(work, env)
-    ctx = {"adapt": adapt, "prologue": PROLOGUE, "source": source}
+    ctx = {"adapt": adapt, "run": run_block, "source": source}
     for line, lang, text in todo:
         where = f"{page}:{line}"
         if lang == "cmake":
@@ -185,16 +185,22 @@ def run_page(page, source, prefix, tmp, otava):
         if lang == "yaml":
             failures.extend(pipelines.run_pipeline(ctx, where, yaml.safe_load(text), work, tmp, env))
             continue
-        script = adapt(text, where)
-        t0 = time.monotonic()
-        r = subprocess.run(["bash", "-c", PROLOGUE + script], cwd=work, env=env,
-                           capture_output=True, text=True)
-        print(f"{where}: exit {r.returncode} in {time.monotonic() - t0:.1f} s")
-        if os.environ.get("RECIPES_VERBOSE"):
-            print(f"--- stdout ---\n{r.stdout[-4000:]}\n--- stderr ---\n{r.stderr[-4000:]}")
-        if r.returncode not in (0, 1):
-            failures.append(f"{where}: exit {r.returncode}\n--- stdout ---\n{r.stdout[-3000:]}"
-                            f"\n--- stderr ---\n{r.stderr[-3000:]}")
+        failures.extend(run_block(adapt(text, where), where, work, env))
+
+
+
+def run_block(script, where, cwd, env):
+    """Runs one block's text after PROLOGUE in cwd; its problems (an exit other than 0 or 1)."""
+    t0 = time.monotonic()
+    r = subprocess.run(["bash", "-c", PROLOGUE + script], cwd=cwd, env=env,
+                       capture_output=True, text=True)
+    print(f"{where}: exit {r.returncode} in {time.monotonic() - t0:.1f} s")
+    if os.environ.get("RECIPES_VERBOSE"):
+        print(f"--- stdout ---\n{r.stdout[-4000:]}\n--- stderr ---\n{r.stderr[-4000:]}")
+    if r.returncode not in (0, 1):
+        return [f"{where}: exit {r.returncode}\n--- stdout ---\n{r.stdout[-3000:]}"
+                f"\n--- stderr ---\n{r.stderr[-3000:]}"]
+    return []
 
 
 def main(argv):

@@ -209,11 +209,16 @@ static void learned_line(const struct cmp_result *c, struct sbuf *b)
 		hi = n && hi > r->noise_pct ? hi : r->noise_pct;
 		n++;
 	}
-	if (n)
-		sb_printf(b, "; per-point bands learned from BASE's runs for %zu of %zu points, "
-			  "+-%.4g..%.4g %% (max(--noise-floor %g %%, --spread-mult %g x the point's "
-			  "spread)), in place of the bands above", n, c->n, lo, hi, c->o->floor_pct,
-			  c->o->spread_mult);
+	if (!n)
+		return;
+	sb_printf(b, "; per-point bands learned from BASE's runs for %zu of %zu points, +-%.4g..%.4g "
+		  "%% (max(--noise-floor %g %%, ", n, c->n, lo, hi, c->o->floor_pct);
+	if (c->o->spread_mult > 0)
+		sb_printf(b, "--spread-mult %g", c->o->spread_mult);
+	else
+		sb_printf(b, "%d from %d runs, else %d", CMP_SPREAD_MULT_MANY, CMP_SPREAD_RUNS,
+			  CMP_SPREAD_MULT_FEW);
+	sb_printf(b, " x the point's spread)), in place of the bands above");
 }
 
 /*

@@ -31,7 +31,11 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-deps="$root/.deps"
+# .deps by its physical path: the drivers' .icd files name libraries under it, and a .deps that
+# is a link shared by several checkouts must name them where they are, not through one
+# checkout's link (which goes when that checkout does)
+mkdir -p "$root/.deps"
+deps=$(cd "$root/.deps" && pwd -P)
 intel_pkgs=(intel-opencl-rt==2026.2.0 intel-cmplr-lib-rt==2026.2.0)
 apt_pkgs=(gcc meson ninja-build pkg-config python3 python3-venv ocl-icd-libopencl1
 	ocl-icd-opencl-dev ocl-icd-dev opencl-c-headers opencl-headers pocl-opencl-icd clinfo
@@ -54,7 +58,7 @@ for arg in "$@"; do
 	esac
 done
 
-installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
+installed() { [ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null)" = "install ok installed" ]; }
 
 as_root() {
 	if [ "$(id -u)" -eq 0 ]; then
@@ -94,22 +98,47 @@ install_intel() {
 otava_version=0.8.0
 install_otava() {
 	local venv="$deps/otava"
-	[ -x "$venv/bin/otava" ] && "$venv/bin/python" -m pip show apache-otava 2>/dev/null |
-		grep -qx "Version: $otava_version" && return 0
+	# the installed version by its metadata folder: not `pip show ... | grep -q`, which under
+	# pipefail fails whenever grep exits before pip has written (SIGPIPE), and then removed and
+	# installed Otava again on one run in three (40 s and the network)
+	[ -x "$venv/bin/otava" ] &&
+		compgen -G "$venv/lib/python3*/site-packages/apache_otava-$otava_version.dist-info" \
+			>/dev/null && return 0
 	log "installing Apache Otava $otava_version into $venv"
 	rm -rf "$venv"
 	python3 -m venv "$venv" 2>/dev/null || /usr/bin/python3 -m venv "$venv"
 	"$venv/bin/python" -m pip install --disable-pip-version-check -q "apache-otava==$otava_version"
 }
 
-register_icds() {
-	local dir="$deps/icd" f
-	mkdir -p "$dir"
-	rm -f "$dir"/*.icd
-	for f in /etc/OpenCL/vendors/*.icd; do
-		[ -e "$f" ] && cp "$f" "$dir/"
+# A registry folder made whole beside DIR, then copied into DIR a file at a time where it
+# differs, each by a rename (a name not ending in .icd until then), and DIR's other .icd files
+# removed: a run of setup.sh never leaves DIR empty or a file half written under a test run
+# that reads it (.deps may be shared by several checkouts).
+new_registry() { # DIR: prints the folder to fill
+	mktemp -d "$1.new.XXXXXX"
+}
+put_registry() { # NEW DIR
+	local f
+	mkdir -p "$2"
+	for f in "$1"/*.icd; do
+		cmp -s "$f" "$2/${f##*/}" && continue
+		cp "$f" "$2/${f##*/}.part"
+		mv -f "$2/${f##*/}.part" "$2/${f##*/}"
 	done
-	echo "$deps/intel/lib/libintelocl.so" >"$dir/intel-cpu.icd"
+	for f in "$2"/*.icd; do
+		[ -e "$f" ] && [ ! -e "$1/${f##*/}" ] && rm -f "$f"
+	done
+	rm -rf "$1"
+}
+
+register_icds() {
+	local dir="$deps/icd" new f
+	new=$(new_registry "$dir")
+	for f in /etc/OpenCL/vendors/*.icd; do
+		[ -e "$f" ] && cp "$f" "$new/"
+	done
+	echo "$deps/intel/lib/libintelocl.so" >"$new/intel-cpu.icd"
+	put_registry "$new" "$dir"
 }
 
 # Debian's Intel GPU driver and the packages of its dependency closure that the system does not
@@ -149,27 +178,32 @@ fetch_intel_gpu() {
 }
 
 register_intel_gpu() {
-	local dir="$deps/icd-intel-gpu"
-	rm -rf "$dir"
-	mkdir -p "$dir"
-	cp "$deps/icd"/*.icd "$dir/"
+	local dir="$deps/icd-intel-gpu" new
+	new=$(new_registry "$dir")
+	cp "$deps/icd"/*.icd "$new/"
 	if grep -qs libigdrcl "$deps/icd"/*.icd; then
 		log "the system already registers Intel's GPU driver: $dir is .deps/icd"
+		put_registry "$new" "$dir"
 		return 0
 	fi
 	if ! fetch_intel_gpu; then
 		log "could not fetch Debian's intel-opencl-icd: no $dir, its test runs are skipped"
-		rm -rf "$dir"
+		rm -rf "$new" "$dir"
 		return 0
 	fi
-	echo "$deps/intel-gpu/lib/intel-opencl/libigdrcl.so" >"$dir/intel-gpu.icd"
+	echo "$deps/intel-gpu/lib/intel-opencl/libigdrcl.so" >"$new/intel-gpu.icd"
+	put_registry "$new" "$dir"
 }
 
-# The probe that stands for any process built with -fsanitize=address (scripts/icd_probe.c).
+# The probe that stands for any process built with -fsanitize=address (scripts/icd_probe.c),
+# built again when its source changes (its checksum, not its time: a fresh clone's source is
+# always newer than the probe, and the registries would all be probed again).
 build_probe() {
-	local probe="$deps/icd-probe-asan"
-	if [ ! -x "$probe" ] || [ "$root/scripts/icd_probe.c" -nt "$probe" ]; then
+	local probe="$deps/icd-probe-asan" sum
+	sum=$(sha256sum <"$root/scripts/icd_probe.c")
+	if [ ! -x "$probe" ] || [ "$(cat "$probe.source" 2>/dev/null)" != "$sum" ]; then
 		gcc -std=c17 -O1 -fsanitize=address -o "$probe" "$root/scripts/icd_probe.c" -lOpenCL
+		echo "$sum" >"$probe.source"
 	fi
 	echo "$probe"
 }
@@ -190,7 +224,7 @@ icd_signature() { # ICD...
 asan_registry() { # SRC
 	local src=$1 dst=$1-asan probe sig f out why
 	probe=$(build_probe)
-	sig=$(icd_signature "$src"/*.icd; stat -c '%Y' "$probe")
+	sig=$(icd_signature "$src"/*.icd; cat "$probe.source")
 	[ -e "$dst/.signature" ] && [ "$(cat "$dst/.signature")" = "$sig" ] && return 0
 	rm -rf "$dst"
 	mkdir -p "$dst"

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Sets up, builds with warnings as errors, and runs the whole test suite on both CPU
-# OpenCL platforms; then the unit and cli suites again under AddressSanitizer and
-# UBSan; then, on the machine shape of a user with Debian's Intel GPU driver and no Intel GPU,
-# the cpu suite and the device-selection checks, and the cli suite again under the sanitizers
-# where they keep that driver (where they refuse it, that registry is the one the sanitizer
-# stage has run on). Prints each stage's wall time and the 15 slowest tests (tests/timetable.py).
+# OpenCL platforms; then the tests of the unit and cli suites that run the build's own code
+# again under AddressSanitizer and UBSan; then, on the machine shape of a user with Debian's
+# Intel GPU driver and no Intel GPU, the tests whose outcome that registry can change (device
+# choice and listing, the registry, signals, hangs, faults and child processes: tests/stage_tests.py
+# says which and why), and the cli suite's again under the sanitizers where they keep that driver
+# (where they refuse it, that registry is the one the sanitizer stage has run on). Prints each
+# stage's wall time and the 15 slowest tests (tests/timetable.py).
 # The intel-offline suite (every kernel compiled for Intel GPUs by ocloc, from the driver
 # setup.sh unpacks) runs with the others.
 # Ends with one summary line "N passed, N failed, N skipped".
@@ -62,9 +64,11 @@ build() { # DIR [meson options]: configures and builds DIR, its wall time a stag
 	"$root/scripts/build.sh" "$@" || exit 1
 	stages+=("build $1=$((SECONDS - t))")
 }
-run_suite() { # DIR SETUP [meson test args]
-	local dir=$1 setup=$2 rc t=$SECONDS log
+run_suite() { # DIR SETUP [LABEL=WHAT] [meson test args]
+	local dir=$1 setup=$2 rc t=$SECONDS log label
 	shift 2
+	label=${*:+ $*}
+	case ${1-} in LABEL=*) label=" ${1#LABEL=}"; shift ;; esac
 	# each stage its own log (two stages may share a setup), kept for the time table
 	stage_n=$((stage_n + 1))
 	log="$dir/meson-logs/testlog-stage$stage_n-$setup.json"
@@ -72,11 +76,17 @@ run_suite() { # DIR SETUP [meson test args]
 	meson test -C "$dir" --setup "$setup" --print-errorlogs --num-processes 2 $timeouts \
 		--logbase "testlog-stage$stage_n" "$@"
 	rc=$?
-	stages+=("$stage_n $dir $setup${1:+ $*}=$((SECONDS - t))=$log")
+	stages+=("$stage_n $dir $setup$label=$((SECONDS - t))=$log")
 	read -r p f s < <(python3 "$root/tests/summary.py" "$log" ||
 		echo "0 1 0")   # no log: meson could not run the tests
 	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
 	return $rc
+}
+choose() { # ARRAY DIR sanitizers|intelgpu: the tests a later stage runs (tests/stage_tests.py)
+	local out
+	out=$(python3 "$root/tests/stage_tests.py" "$2" "$3") && [ -n "$out" ] || {
+		echo "test.sh: tests/stage_tests.py chose no test for $3 in $2" >&2; exit 1; }
+	mapfile -t "$1" <<<"$out"
 }
 
 rc=0
@@ -88,8 +98,11 @@ run_suite build-ci default || rc=1
 build build-san -Dwerror=true -Dbuildtype=debug -Db_sanitize=address,undefined -Db_lundef=false
 [ -s .deps/icd-asan/LEFT-OUT ] &&
 	echo "the sanitizer runs leave out of the driver registry: $(cat .deps/icd-asan/LEFT-OUT)"
+# the tests of the unit and cli suites that run a program of the build (tests/stage_tests.py)
+choose san_tests build-san sanitizers
 ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-	run_suite build-san default --suite unit --suite cli || rc=1
+	run_suite build-san default "LABEL=unit+cli: ${#san_tests[@]} run built code" "${san_tests[@]}" ||
+	rc=1
 
 # intel-opencl-icd registered, no Intel GPU (setup.sh --intel-gpu-icd, meson setup intelgpu).
 if [ -d .deps/icd-intel-gpu ]; then
@@ -97,11 +110,13 @@ if [ -d .deps/icd-intel-gpu ]; then
 		tr '\n' ' ' || echo "the system's")"
 	[ -s .deps/icd-intel-gpu-asan/LEFT-OUT ] &&
 		echo "the sanitizer runs leave out: $(cat .deps/icd-intel-gpu-asan/LEFT-OUT)"
-	# without the sanitizers the driver loads (and finds no device): bench sees both CPUs,
-	# and every CPU suite passes as without it
-	run_suite build-ci intelgpu --suite cpu || rc=1
-	run_suite build-ci intelgpu icd-registry vecadd-bad-device-unknown \
-		vecadd-bad-device-ambiguous || rc=1
+	# without the sanitizers the driver loads (and finds no device): bench sees both CPUs.
+	# What that can change is run again (tests/stage_tests.py intelgpu): the device choice and
+	# listing, the registry, and what happens to a process the driver is loaded in; a kernel
+	# run on a platform named is the same run with either registry, and is not run again.
+	choose igpu_tests build-ci intelgpu
+	run_suite build-ci intelgpu "LABEL=${#igpu_tests[@]} tests of the registry" \
+		"${igpu_tests[@]}" || rc=1
 	# with them it would abort every process: the whole cli suite, on the filtered registry;
 	# where the filter leaves out the Intel GPU driver, that registry holds the very drivers of
 	# .deps/icd-asan, and the sanitizer stage above has run these tests on them already
@@ -110,7 +125,8 @@ if [ -d .deps/icd-intel-gpu ]; then
 			"registry less what the sanitizers refuse is .deps/icd-asan's, run above"
 	else
 		ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-			run_suite build-san intelgpu --suite cli || rc=1
+			run_suite build-san intelgpu "LABEL=unit+cli: ${#san_tests[@]} run built code" \
+			"${san_tests[@]}" || rc=1
 	fi
 else
 	echo "skipped: the Intel GPU driver runs (Debian's intel-opencl-icd could not be fetched)"

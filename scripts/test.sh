@@ -12,7 +12,7 @@
 # Ends with one summary line "N passed, N failed, N skipped".
 #
 # test.sh --repeat N [--load K]: the record of stability instead: the cpu, cli, schema and
-# report suites N times each (meson test --repeat) on both CPU platforms, with K busy
+# report suites N times each (N meson test runs) on both CPU platforms, with K busy
 # processes started beside them (default 1: the cores under load), then every test that
 # failed at least once, with its count and the end of a failing run's output.
 set -uo pipefail
@@ -50,11 +50,16 @@ if [ "$repeat" -gt 0 ]; then
 	done
 	# every repetition its own run, never one made once for the build (benchtest.run_once)
 	export BENCH_TEST_FRESH=1
-	log=build-ci/meson-logs/testlog-repeat-default.json
-	rm -f "$log"
-	meson test -C build-ci --setup default --num-processes 2 --repeat "$repeat" $timeouts \
-		--suite cpu --suite cli --suite schema --suite report --logbase testlog-repeat >/dev/null
-	python3 "$root/tests/stability.py" "$log"
+	# one meson test run a repetition, each its own log: `meson test --repeat N` stops at the
+	# first failure, and the record would end there
+	logs=()
+	for i in $(seq 1 "$repeat"); do
+		logs+=("build-ci/meson-logs/testlog-repeat$i-default.json")
+		rm -f "${logs[-1]}"
+		meson test -C build-ci --setup default --num-processes 2 $timeouts --suite cpu \
+			--suite cli --suite schema --suite report --logbase "testlog-repeat$i" >/dev/null
+	done
+	python3 "$root/tests/stability.py" "${logs[@]}"
 	exit $?
 fi
 

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""Reads a meson testlog.json of repeated runs (meson test --repeat N) and prints every test that
-failed at least once: its failures of its runs, and the last lines of one failing run's output.
+"""Reads the meson testlog.json of each of repeated runs (scripts/test.sh --repeat N: one meson
+test run a repetition, since `meson test --repeat` stops at the first failure) and prints every
+test that failed at least once: its failures of its runs, and the last lines of one failing run's
+output.
 
-usage: stability.py TESTLOG
+usage: stability.py TESTLOG...
 Ends with the counts line of scripts/test.sh ("N passed, N failed, N skipped", each run of each
 test counted); exit 1 where any run failed, else 0.
 """
@@ -12,10 +14,10 @@ import benchtest as bt
 
 
 def main(argv):
-    if len(argv) != 2:
-        bt.fail(f"usage: {argv[0]} TESTLOG")
+    if len(argv) < 2:
+        bt.fail(f"usage: {argv[0]} TESTLOG...")
     runs, failed, counts = {}, {}, {"OK": 0, "FAIL": 0, "SKIP": 0}
-    for r in bt.json_lines(argv[1]):
+    for r in (r for log in argv[1:] for r in bt.json_lines(log)):
         key = {"OK": "OK", "EXPECTEDFAIL": "OK", "SKIP": "SKIP"}.get(r["result"], "FAIL")
         counts[key] += 1
         runs[r["name"]] = runs.get(r["name"], 0) + 1

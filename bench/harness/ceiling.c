@@ -33,6 +33,7 @@ struct bench_ceiling {
 	char why_not[1024];
 	json_t *doc;                  /* the document's `roof`: every size's record, in order */
 	json_t *findings;             /* the document's `roof_findings` */
+	struct harness_reader rd;     /* the checks' staging, open from the first size (rd.r set) */
 };
 
 void bench_ceiling_free(struct bench_run *r)
@@ -46,6 +47,8 @@ void bench_ceiling_free(struct bench_run *r)
 		json_decref(c->size[i].kernel_stats);
 		harness_roof_clear(&c->size[i].roof);
 	}
+	if (c->rd.r)
+		harness_reader_close(&c->rd);
 	json_decref(c->doc);
 	json_decref(c->findings);
 	if (c->k)
@@ -88,29 +91,9 @@ static void build_kernel(struct bench_run *r, struct bench_ceiling *c)
 			"kernel did not build: %s\n", cli_cmd, c->why_not);
 }
 
-/* Checks that the kernel's copy in dst equals src, piece by piece. */
-static bool kernel_copied(struct harness_reader *rd, cl_mem src, cl_mem dst, size_t words,
-			  char *err, size_t len)
-{
-	size_t piece = words < HARNESS_READER_WORDS ? words : HARNESS_READER_WORDS;
-	struct check_tally t = { 0 };
-	bool ok = true;
-
-	for (size_t off = 0; ok && off < words; off += piece) {
-		size_t m = words - off < piece ? words - off : piece;
-		const uint32_t *a = harness_reader_get(rd, 0, src, off, m, err, len);
-		const uint32_t *b = a ? harness_reader_get(rd, 1, dst, off, m, err, len) : NULL;
-
-		ok = b != NULL;
-		if (ok)
-			check_tally_u32(&t, b, a, m, off);
-	}
-	return ok && check_tally_reason(&t, err, len) == 0;
-}
-
 /* The stream_copy kernel of `bytes` (a multiple of 4), validated then timed; 0 if not built. */
-static double time_kernel(struct bench_run *r, struct bench_ceiling *c, struct harness_reader *rd,
-			  cl_mem src, cl_mem dst, size_t bytes, json_t **stats, char *why, size_t wlen)
+static double time_kernel(struct bench_run *r, struct bench_ceiling *c, cl_mem src, cl_mem dst,
+			  size_t bytes, json_t **stats, char *why, size_t wlen)
 {
 	cl_ulong words = bytes / 4;
 	size_t wg = r->dev->max_wg < 256 ? r->dev->max_wg : 256;
@@ -123,7 +106,7 @@ static double time_kernel(struct bench_run *r, struct bench_ceiling *c, struct h
 	if (!PROG_SET_ARGS(c->k, err, sizeof(err), PROG_ARG(src), PROG_ARG(dst), PROG_ARG(words)) ||
 	    !CL_CHECK(check_poison(r->pc.q, dst, bytes), err, sizeof(err)) ||
 	    !bench_enqueue_once(r, time_enqueue_launch, &l, err, sizeof(err)) ||
-	    !kernel_copied(rd, src, dst, (size_t)words, err, sizeof(err)))
+	    !harness_reader_copied(&c->rd, src, dst, (size_t)words, err, sizeof(err)))
 		cli_die(EXIT_FAIL, "driver: the stream_copy kernel of %zu bytes (the ceiling): %s", bytes,
 			err);
 	return harness_time_stats(r, time_enqueue_launch, &l, bytes, "stream_copy kernel", stats, why,
@@ -202,16 +185,15 @@ static const struct ceil_size *size_entry(struct bench_run *r, struct bench_ceil
 	harness_roof_clear(&e->roof);
 	memset(e, 0, sizeof(*e));
 	double t0 = time_now_ns();
-	struct harness_reader rd;
 
-	harness_reader_open(r, &rd);
+	if (!c->rd.r)
+		harness_reader_open(r, &c->rd);
 	e->copy_ns = harness_time_stats(r, time_enqueue_copy, &copy, pt->ceil_bytes,
 					"clEnqueueCopyBuffer", &e->copy_stats, e->copy_why,
 					sizeof(e->copy_why));
-	e->kernel_ns = time_kernel(r, c, &rd, pt->ceil_src, pt->ceil_dst, pt->ceil_bytes,
+	e->kernel_ns = time_kernel(r, c, pt->ceil_src, pt->ceil_dst, pt->ceil_bytes,
 				   &e->kernel_stats, e->kernel_why, sizeof(e->kernel_why));
-	harness_roof_measure(r, &rd, pt->ceil_src, pt->ceil_dst, pt->ceil_bytes, &e->roof);
-	harness_reader_close(&rd);
+	harness_roof_measure(r, &c->rd, pt->ceil_src, pt->ceil_dst, pt->ceil_bytes, &e->roof);
 	e->cost_s = (time_now_ns() - t0) / 1e9;
 	e->bytes = pt->ceil_bytes;
 	size_record(c, e);

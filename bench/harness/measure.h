@@ -69,7 +69,8 @@ json_t *harness_reps_json(const struct bench_run *r, const struct bench_point *p
 /* ---- roof.c: the memory roof's own kernels ---- */
 /*
  * Host copies of a device's words for validation, through two pinned staging buffers
- * (CL_MEM_ALLOC_HOST_PTR, mapped once) where the driver gives them: a read into pageable
+ * (CL_MEM_ALLOC_HOST_PTR, mapped once a run: the ceiling opens it at its first size and
+ * closes it with the run) where the driver gives them: a read into pageable
  * memory goes through the driver's own staging at a fraction of the link's speed. Where it
  * gives none, plain host memory.
  */
@@ -83,6 +84,9 @@ void harness_reader_open(struct bench_run *r, struct harness_reader *rd);
 /* Reads n <= HARNESS_READER_WORDS words at word off of m into slot i; NULL with err on failure. */
 const uint32_t *harness_reader_get(struct harness_reader *rd, unsigned i, cl_mem m, size_t off,
 				   size_t n, char *err, size_t len);
+/* Whether words [0, words) of dst equal src's, read piece by piece; false with why in err. */
+bool harness_reader_copied(struct harness_reader *rd, cl_mem src, cl_mem dst, size_t words,
+			   char *err, size_t len);
 void harness_reader_close(struct harness_reader *rd);
 
 enum { ROOF_COPY, ROOF_READ, ROOF_FILL, ROOF_KINDS };

@@ -27,18 +27,13 @@ void val_channels_open(const struct val_opts *o)
 		cli_usage_error(CI_STEP_SUMMARY_UNSET, "--junit FILE");
 }
 
-/* Each deqp-runner status's count (expect.c, val_statuses) and the unexpected results'. */
+/* Each deqp-runner status's count (val_status_counts) and the unexpected results'. */
 static void count(const struct val_ctx *v, unsigned n[VAL_N_STATUSES], unsigned *unexpected)
 {
-	memset(n, 0, VAL_N_STATUSES * sizeof(*n));
+	val_status_counts(v, n);
 	*unexpected = 0;
-	for (size_t i = 0; i < v->n; i++) {
-		if (!v->c[i].done)
-			continue;
-		for (size_t k = 0; k < VAL_N_STATUSES; k++)
-			n[k] += strcmp(val_mesa_status(&v->c[i]), val_statuses[k]) == 0;
-		*unexpected += val_unexpected(v->c[i].verdict);
-	}
+	for (size_t i = 0; i < v->n; i++)
+		*unexpected += v->c[i].done && val_unexpected(v->c[i].verdict);
 }
 
 static void annotate(const struct val_ctx *v, FILE *f)

@@ -113,19 +113,24 @@ static size_t slowest(const struct val_ctx *v, size_t *idx, size_t n)
 	return k;
 }
 
+void val_status_counts(const struct val_ctx *v, unsigned n[VAL_N_STATUSES])
+{
+	memset(n, 0, VAL_N_STATUSES * sizeof(*n));
+	for (size_t i = 0; i < v->n; i++)
+		for (size_t m = 0; v->c[i].done && m < VAL_N_STATUSES; m++)
+			n[m] += strcmp(val_mesa_status(&v->c[i]), val_statuses[m]) == 0;
+}
+
 void val_print_summary(const struct val_ctx *v, FILE *f)
 {
-	const char *const *mesa = val_statuses;
-	unsigned count[VAL_N_STATUSES] = { 0 }, shown = 0, unexpected = 0;
+	unsigned count[VAL_N_STATUSES], shown = 0, unexpected = 0;
 	size_t idx[3], n;
 	char note[2400];
 
-	for (size_t i = 0; i < v->n; i++)
-		for (size_t m = 0; v->c[i].done && m < VAL_N_STATUSES; m++)
-			count[m] += strcmp(val_mesa_status(&v->c[i]), mesa[m]) == 0;
+	val_status_counts(v, count);
 	fprintf(f, "on %s:", v->identity);
 	for (size_t m = 0; m < VAL_N_STATUSES; m++)
-		fprintf(f, "%s %s %u", m ? "," : "", mesa[m], count[m]);
+		fprintf(f, "%s %s %u", m ? "," : "", val_statuses[m], count[m]);
 	fprintf(f, "\n");
 	for (size_t i = 0; i < v->n; i++) {
 		const struct val_check *c = &v->c[i];

@@ -227,6 +227,8 @@ bool val_unexpected(enum val_verdict v);
 /* deqp-runner's status names, in the order the summary and the metrics count them. */
 #define VAL_N_STATUSES 12
 extern const char *const val_statuses[VAL_N_STATUSES];
+/* How many finished checks have each of val_statuses (out.c). */
+void val_status_counts(const struct val_ctx *v, unsigned n[VAL_N_STATUSES]);
 /* The summary table's word ("pass", "FAIL", "known", ...). */
 const char *val_verdict_word(enum val_verdict v);
 /* Mesa's status of a check's verdict (Pass, Fail, ExpectedFail, ...). */

@@ -23,17 +23,45 @@ void chase_build(uint32_t *next, uint32_t *order, uint32_t n, uint64_t seed)
 {
 	uint64_t s = seed;
 
+	/*
+	 * A uniformly random order of the nodes after node 0 (Fisher-Yates over order[1..n-1]),
+	 * then each node pointing to the one after it: one cycle of length n, each of the
+	 * (n-1)! equally likely. Every step is an independent load or store: no walk along the
+	 * chain (at 1 GiB one dependent miss a node cost seconds).
+	 */
 	for (uint32_t i = 0; i < n; i++)
-		next[i] = i;
-	/* Sattolo: swapping only with j < i yields one cycle of length n. */
-	for (uint32_t i = n - 1; i > 0; i--) {
-		uint32_t j = chase_below(&s, i), t = next[i];
-		next[i] = next[j];
-		next[j] = t;
+		order[i] = i;
+	for (uint32_t i = n - 1; i > 1; i--) {
+		uint32_t j = 1 + chase_below(&s, i), t = order[i];
+		order[i] = order[j];
+		order[j] = t;
 	}
-	order[0] = 0;
-	for (uint32_t k = 1; k < n; k++)
-		order[k] = next[order[k - 1]];
+	for (uint32_t k = 0; k + 1 < n; k++)
+		next[order[k]] = order[k + 1];
+	next[order[n - 1]] = 0;
+}
+
+static uint32_t chase_fmix(uint32_t x)
+{
+	x ^= x >> 16;
+	x *= 0x85ebca6bu;
+	x ^= x >> 13;
+	x *= 0xc2b2ae35u;
+	return x ^ (x >> 16);
+}
+
+uint32_t chase_mix(uint32_t k, uint32_t word)
+{
+	return chase_fmix(word ^ (k * 0x9e3779b9u));
+}
+
+uint32_t chase_content_sum(const uint32_t *words, uint32_t n, uint32_t stride_words)
+{
+	uint32_t sum = 0;
+
+	for (uint32_t k = 0; k < n; k++)
+		sum += chase_mix(k, words[(uint64_t)k * stride_words]);
+	return sum;
 }
 
 bool chase_is_one_cycle(const uint32_t *next, uint32_t n, char *err, size_t errlen)

@@ -13,8 +13,9 @@
 struct dev_info;
 
 /*
- * A random cyclic permutation of n >= 1 nodes (Sattolo's algorithm: every
- * one of the (n-1)! single cycles is equally likely), so following next[]
+ * A random cyclic permutation of n >= 1 nodes (a shuffled order, each node
+ * pointing to the next: every one of the (n-1)! single cycles is equally
+ * likely), so following next[]
  * from any node visits all n nodes once before coming back. next[] and
  * order[] have n entries each; order[k] is the node reached after k steps
  * from node 0 (order[0] = 0). seed: any value.
@@ -27,6 +28,14 @@ void chase_build(uint32_t *next, uint32_t *order, uint32_t n, uint64_t seed);
  * failure describes the first problem in err.
  */
 bool chase_is_one_cycle(const uint32_t *next, uint32_t n, char *err, size_t errlen);
+
+/*
+ * The chain's content as kernels/latency.cl's chase_sum reads it: the sum (mod 2^32) over
+ * the n nodes of chase_mix(k, words[k * stride_words]), node k's word mixed with its index
+ * (murmur3's finaliser), so a word read wrong or from another node changes it.
+ */
+uint32_t chase_mix(uint32_t k, uint32_t word);
+uint32_t chase_content_sum(const uint32_t *words, uint32_t n, uint32_t stride_words);
 
 /* Sum (mod 2^32) of the word indices k * stride_words of all n nodes: one lap's checksum. */
 uint32_t chase_lap_sum(uint32_t n, uint32_t stride_words);

@@ -8,12 +8,19 @@
  *               `loads` pointers and leaves its position in state[g]; launches
  *               continue where the last one stopped, so every load of a
  *               launch touches a node last visited one lap earlier.
- * chase_check:  one work-item, one lap from state[0]: state[0] = end node,
- *               state[1] = times the start node was reached, state[2] = sum
- *               of the visited word indices. One cycle through all n nodes
- *               gives end = start, exactly 1 return and the sum of all nodes.
- * chase_local(_check): the same in local memory (stride one word): the chain
- *               is copied in by the work-group, then work-item 0 chases.
+ * chase_sum:    the chain as a kernel reads it, every node at once: work-item
+ *               i mixes each node k = i, i + G, ... (G work-items) with its
+ *               index and leaves the sum in sums[i]; the host adds the G sums
+ *               and compares them with its chain's (host/chase.c). With the
+ *               chain built as one cycle on the host, a node read wrong or
+ *               from another node's place fails it, at the cost of one pass
+ *               over the buffer rather than one lap of dependent loads.
+ * chase_local(_check): the chase in local memory (stride one word): the chain
+ *               is copied in by the work-group, then work-item 0 chases; the
+ *               check is one lap from state[0]: state[0] = end node, state[1]
+ *               = times the start node was reached, state[2] = sum of the
+ *               visited word indices. One cycle through all n nodes gives end
+ *               = start, exactly 1 return and the sum of all nodes.
  *
  * Counts per launch: `loads` dependent 4-byte loads per chase.
  */
@@ -28,27 +35,25 @@ __kernel void chase(__global const uint *buf, __global uint *state, uint loads)
 	state[g] = idx;
 }
 
-/*
- * One checked lap through `mem` (global or local: OpenCL C 1.2 has no generic
- * address space): state[0] the index reached, state[1] the returns to the
- * start, state[2] the sum of the indices visited.
- */
-#define CHASE_CHECK_LAP(mem)                                                  \
-	do {                                                                  \
-		uint start = state[0], idx = start, returns = 0, sum = 0;     \
-		for (uint j = 0; j < loads; j++) {                            \
-			idx = (mem)[idx];                                     \
-			sum += idx;                                           \
-			returns += idx == start;                              \
-		}                                                             \
-		state[0] = idx;                                               \
-		state[1] = returns;                                           \
-		state[2] = sum;                                               \
-	} while (0)
-
-__kernel void chase_check(__global const uint *buf, __global uint *state, uint loads)
+/* murmur3's 32-bit finaliser of the node's word and index, as host/chase.c's chase_mix. */
+static inline uint chase_mix(uint k, uint word)
 {
-	CHASE_CHECK_LAP(buf);
+	uint x = word ^ (k * 0x9e3779b9u);
+
+	x ^= x >> 16;
+	x *= 0x85ebca6bu;
+	x ^= x >> 13;
+	x *= 0xc2b2ae35u;
+	return x ^ (x >> 16);
+}
+
+__kernel void chase_sum(__global const uint *buf, __global uint *sums, uint n, uint words)
+{
+	uint i = (uint)get_global_id(0), step = (uint)get_global_size(0), sum = 0;
+
+	for (uint k = i; k < n; k += step)
+		sum += chase_mix(k, buf[k * words]);
+	sums[i] = sum;
 }
 
 static inline void chase_local_copy(__global const uint *src, __local uint *lbuf, uint n)
@@ -74,8 +79,19 @@ __kernel void chase_local_check(__global const uint *src, __global uint *state, 
 				uint loads, __local uint *lbuf)
 {
 	chase_local_copy(src, lbuf, n);
-	if (get_local_id(0) == 0)
-		CHASE_CHECK_LAP(lbuf);
+	if (get_local_id(0) != 0)
+		return;
+	/* one lap: state[0] the index reached, state[1] the returns to the start, state[2]
+	   the sum of the indices visited */
+	uint start = state[0], idx = start, returns = 0, sum = 0;
+	for (uint j = 0; j < loads; j++) {
+		idx = lbuf[idx];
+		sum += idx;
+		returns += idx == start;
+	}
+	state[0] = idx;
+	state[1] = returns;
+	state[2] = sum;
 }
 
 #ifdef KCLOCK_SCOPE

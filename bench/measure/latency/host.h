@@ -12,6 +12,8 @@
 
 /* Launches of the kernel-clock variant after a point's timed ones. */
 #define LAT_KCLOCK_LAUNCHES 3
+/* chase_sum's work-items at most (one work-group): its partial sums read back */
+#define LAT_SUM_ITEMS 256u
 
 enum lat_variant { LAT_SINGLE, LAT_PER_CU, LAT_LOCAL };
 extern const char *const lat_variant_names[LAT_LOCAL + 1];   /* "single", "per-cu", "local" */
@@ -51,10 +53,11 @@ struct lat_state {
 	uint32_t cus;             /* chases of the per-CU variant */
 	struct chase_caches caches;   /* the sizes the plateau labels follow, with their sources */
 	unsigned local_wg;
+	unsigned sum_wg;          /* chase_sum's work-group: the kernel's limit, at most LAT_SUM_ITEMS */
 	cl_program prog;
-	cl_kernel k_chase, k_check, k_local, k_local_check;
-	cl_mem buf, state, lsrc;
-	uint32_t *h_buf, *next, *order, *h_state;
+	cl_kernel k_chase, k_sum, k_local, k_local_check;
+	cl_mem buf, state, lsrc, sums;
+	uint32_t *h_buf, *next, *order, *h_state, *h_sums;
 	/* cl_khr_kernel_clock: the variants reading it, built apart (kernels/latency.cl) */
 	struct kclock kc;
 	cl_program kc_prog;

@@ -196,11 +196,13 @@ static void plan_build(struct bench_run *r, struct lat_state *p)
 	struct kernel_res res;
 
 	p->k_chase = bench_build(r, "latency.cl", "chase", "", &p->prog, &log);
-	p->k_check = plan_kernel(p->prog, "chase_check");
+	p->k_sum = plan_kernel(p->prog, "chase_sum");
 	p->k_local = plan_kernel(p->prog, "chase_local");
 	p->k_local_check = plan_kernel(p->prog, "chase_local_check");
 	prog_kernel_res(&r->pc, p->k_chase, 1, log, &res);
 	json_object_set_new(r->doc, "kernel", prog_kernel_res_json("latency.cl", "chase", "", &res));
+	prog_kernel_res(&r->pc, p->k_sum, 0, NULL, &res);
+	p->sum_wg = res.wg_max && res.wg_max < LAT_SUM_ITEMS ? (unsigned)res.wg_max : LAT_SUM_ITEMS;
 	prog_kernel_res(&r->pc, p->k_local, p->local_wg, log, &res);
 	if (res.wg_max && p->local_wg > res.wg_max)
 		p->local_wg = (unsigned)res.wg_max;
@@ -220,7 +222,7 @@ static void lat_builds(struct bench_builds *b)
 		return;
 	bb = bench_builds_add(b, "latency.cl");
 	bench_build_kernel(bb, "chase", "chase", 1, "one work-item a chase");
-	bench_build_kernel(bb, "chase_check", "chase-check", 1, "one work-item a chase");
+	bench_build_kernel(bb, "chase_sum", "chase-sum", 0, "chosen by the driver");
 	bench_build_kernel(bb, "chase_local", "local", 256, "256 or the device's maximum");
 	bench_build_kernel(bb, "chase_local_check", "local-check", 256, "256 or the device's maximum");
 	kclock_pick(b->dev, &kc);   /* the clock variants, on a device that names a scope */
@@ -242,6 +244,8 @@ static void plan_buffers(struct bench_run *r, const struct latency_opts *o, stru
 
 	p->buf = bench_buffer(r, CL_MEM_READ_ONLY, (size_t)p->max_ws);
 	p->state = bench_buffer(r, CL_MEM_READ_WRITE, state_words * 4);
+	p->sums = bench_buffer(r, CL_MEM_WRITE_ONLY, LAT_SUM_ITEMS * 4);
+	p->h_sums = bench_alloc(LAT_SUM_ITEMS * 4);
 	if (lnodes)
 		p->lsrc = bench_buffer(r, CL_MEM_READ_ONLY, (size_t)lnodes * 4);
 	p->h_buf = bench_alloc(chain);
@@ -268,6 +272,11 @@ static json_t *setup_json(const struct bench_run *r, const struct latency_opts *
 	json_object_set_new(j, "per_cu_note", json_string("one work-group of one work-item per "
 		"compute unit; the driver places the groups (one per CU is not guaranteed); "
 		"chases start evenly spaced along the same cycle"));
+	json_object_set_new(j, "settle_note", json_string("before its warm-up, each global chase "
+		"walks on untimed: two laps of a chain within twice the last-level cache (plateaus."
+		"llc_bytes), else as many nodes as fill it twice, all chases together, so that the "
+		"timed launches start from the cache state of a steady run; their end is checked "
+		"with the timed launches'"));
 	json_object_set_new(j, "steps_per_octave", json_integer(o->steps));
 	json_object_set_new(j, "seed", json_integer((json_int_t)o->seed));
 	json_object_set_new(j, "kernel_clock", kclock_json(&p->kc, "each chase's chain of dependent "
@@ -302,8 +311,8 @@ static size_t latency_plan(struct bench_run *r)
 static void latency_teardown(struct bench_run *r)
 {
 	struct lat_state *p = r->state;
-	cl_mem m[] = { p->buf, p->state, p->lsrc, p->ticks };
-	cl_kernel k[] = { p->k_chase, p->k_check, p->k_local, p->k_local_check, p->k_chase_clock,
+	cl_mem m[] = { p->buf, p->state, p->lsrc, p->ticks, p->sums };
+	cl_kernel k[] = { p->k_chase, p->k_sum, p->k_local, p->k_local_check, p->k_chase_clock,
 			  p->k_local_clock };
 
 	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++)
@@ -324,6 +333,7 @@ static void latency_teardown(struct bench_run *r)
 	free(p->next);
 	free(p->order);
 	free(p->h_state);
+	free(p->h_sums);
 	free(p->ns);
 	free(p->curve_ws);
 	free(p->curve_ns);
@@ -385,29 +395,55 @@ static bool state_io(struct bench_run *r, struct lat_state *p, bool write, size_
 					    NULL, NULL), err, len);
 }
 
-/* One lap on the device from node 0: back at 0, once, having summed every node. */
+/*
+ * The chain as the kernels see it, before any timing. A global chain (built on the host as
+ * one cycle through every node: host/chase.c) is read whole by chase_sum, every node mixed
+ * with its index, and its sum compared with the host's: one pass over the buffer, where a
+ * lap of dependent loads cost seconds at 1 GiB. The pass is one work-group, as the single
+ * chase is: on an H200 a pass spread over every compute unit left chains of 16-512 MiB
+ * cached where the single chase then moved them during its timed launches (4-15 % from
+ * launch to launch, 0.1 % after the lap). A local chain (a few thousand nodes) runs one
+ * lap from node 0: back at 0, once, having summed every node.
+ */
 static bool lat_check(struct bench_run *r, struct lat_state *p, const struct lat_params *a,
 		      char *err, size_t len)
 {
 	bool local = a->variant == LAT_LOCAL;
-	struct time_launch l = { local ? p->k_local_check : p->k_check, local ? p->local_wg : 1,
-				 local ? p->local_wg : 1 };
-	uint32_t want = chase_lap_sum((uint32_t)a->nodes, lat_words(p, a));
+	uint32_t want = chase_lap_sum((uint32_t)a->nodes, lat_words(p, a)), got = 0;
+	cl_uint cl_n = (cl_uint)a->nodes, cl_words = lat_words(p, a);
+	size_t items = a->nodes < p->sum_wg ? (size_t)a->nodes : p->sum_wg;
+	struct time_launch l = { p->k_sum, items, items };
 
-	p->h_state[0] = 0;
-	if (!state_io(r, p, true, 1, err, len) ||
-	    !lat_args(p, a->variant, l.kernel, a->nodes, (unsigned)a->nodes, err, len) ||
-	    !bench_enqueue_once(r, time_enqueue_launch, &l, err, len) ||
-	    !state_io(r, p, false, 3, err, len))
-		return false;
-	if (p->h_state[0] != 0 || p->h_state[1] != 1 || p->h_state[2] != want) {
+	if (local) {
+		l = (struct time_launch){ p->k_local_check, p->local_wg, p->local_wg };
+		p->h_state[0] = 0;
+		if (!state_io(r, p, true, 1, err, len) ||
+		    !lat_args(p, a->variant, l.kernel, a->nodes, (unsigned)a->nodes, err, len) ||
+		    !bench_enqueue_once(r, time_enqueue_launch, &l, err, len) ||
+		    !state_io(r, p, false, 3, err, len))
+			return false;
+		if (p->h_state[0] == 0 && p->h_state[1] == 1 && p->h_state[2] == want)
+			return true;
 		snprintf(err, len, "one lap of %llu loads from node 0 ended at word %u, reached the start "
 			 "%u times, summed 0x%08x; one cycle through every node gives word 0, once, "
 			 "0x%08x", (unsigned long long)a->nodes, p->h_state[0], p->h_state[1],
 			 p->h_state[2], want);
 		return false;
 	}
-	return true;
+	if (!PROG_SET_ARGS(l.kernel, err, len, PROG_ARG(p->buf), PROG_ARG(p->sums), PROG_ARG(cl_n),
+			   PROG_ARG(cl_words)) ||
+	    !bench_enqueue_once(r, time_enqueue_launch, &l, err, len) ||
+	    !CL_CHECK(clEnqueueReadBuffer(r->pc.q, p->sums, CL_TRUE, 0, l.global * 4, p->h_sums, 0,
+					  NULL, NULL), err, len))
+		return false;
+	for (size_t i = 0; i < l.global; i++)
+		got += p->h_sums[i];
+	want = chase_content_sum(p->h_buf, cl_n, cl_words);
+	if (got == want)
+		return true;
+	snprintf(err, len, "the chain of %llu nodes read on the device sums to 0x%08x (chase_sum); "
+		 "the chain laid there sums to 0x%08x", (unsigned long long)a->nodes, got, want);
+	return false;
 }
 
 /* Starting positions of the chases, evenly spaced along the cycle, written to the device. */
@@ -435,6 +471,35 @@ static bool lat_check_end(struct bench_run *r, struct lat_state *p, const struct
 		}
 	}
 	return true;
+}
+
+/*
+ * Loads per chase that bring a global chain's chases to the cache state of their steady
+ * run: together two laps of a chain within twice the last-level cache; on a larger one as
+ * many nodes as fill that cache twice (what it then holds is the chases' own recent nodes,
+ * as after laps). The chain check reads the chain in another order (chase_sum): on an H200
+ * the single chase's launches right after it moved by 4-15 % from launch to launch at
+ * 16-512 MiB (medians up to 19 % low), where after a lap of dependent loads they moved by
+ * 0.1 %; after one lap the 64 MiB chain still moved by 2 %.
+ */
+static uint64_t lat_settle_loads(const struct lat_state *p, const struct lat_params *a)
+{
+	uint64_t fill = p->caches.llc ? 2 * p->caches.llc / p->stride : a->nodes;
+	uint64_t nodes = a->nodes <= fill ? 2 * a->nodes : fill;
+
+	if (a->variant == LAT_LOCAL)
+		return 0;
+	return (nodes + a->chases - 1) / a->chases;
+}
+
+/* One untimed launch of `loads` loads a chase (none: nothing), its end checked with the rest. */
+static bool lat_settle(struct bench_run *r, struct lat_state *p, const struct lat_params *a,
+		       uint64_t loads, char *err, size_t len)
+{
+	struct time_launch l = lat_launch(p, a->variant);
+
+	return !loads || (lat_args(p, a->variant, l.kernel, a->nodes, (unsigned)loads, err, len) &&
+			  bench_enqueue_once(r, time_enqueue_launch, &l, err, len));
 }
 
 /* The harness's warm-up and timed launches of the variant with `loads` loads per chase. */
@@ -536,12 +601,15 @@ static void lat_time(struct bench_run *r, struct bench_point *pt, const struct l
 	double overhead;
 	double kc = -1;
 	/* every launch, warm-up and timed (as many as the harness took), moved the chases on */
+	uint64_t settle = lat_settle_loads(p, a);
 	bool ok = lat_overhead(r, pt, a, &overhead) && lat_start(r, p, a, err, sizeof(err)) &&
-		  lat_measure(r, pt, a, a->loads) &&
-		  lat_check_end(r, p, a, (uint64_t)(co->warmup + pt->n) * a->loads, err, sizeof(err));
+		  lat_settle(r, p, a, settle, err, sizeof(err)) && lat_measure(r, pt, a, a->loads) &&
+		  lat_check_end(r, p, a, settle + (uint64_t)(co->warmup + pt->n) * a->loads, err,
+				sizeof(err));
 
 	if (ok && p->kc.scope != KCLOCK_NONE &&
-	    !lat_clock(r, a, (uint64_t)(co->warmup + pt->n) * a->loads, &kc, err, sizeof(err))) {
+	    !lat_clock(r, a, settle + (uint64_t)(co->warmup + pt->n) * a->loads, &kc, err,
+		       sizeof(err))) {
 		bench_fail(pt, "kernel-clock variant (%s): %s", kclock_builtin(p->kc.scope), err);
 		ok = false;
 		err[0] = '\0';

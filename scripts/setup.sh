@@ -101,7 +101,9 @@ install_otava() {
 	# the installed version by its metadata folder: not `pip show ... | grep -q`, which under
 	# pipefail fails whenever grep exits before pip has written (SIGPIPE), and then removed and
 	# installed Otava again on one run in three (40 s and the network)
-	[ -x "$venv/bin/otava" ] &&
+	# and a venv made at another path (a copied or moved .deps) whose scripts name an
+	# interpreter that is not this one: otava then exits 127 and the history tests fail
+	[ -x "$venv/bin/otava" ] && [ "$(head -n 1 "$venv/bin/otava")" = "#!$venv/bin/python" ] &&
 		compgen -G "$venv/lib/python3*/site-packages/apache_otava-$otava_version.dist-info" \
 			>/dev/null && return 0
 	log "installing Apache Otava $otava_version into $venv"

@@ -46,4 +46,16 @@ void check_tally_u32(struct check_tally *t, const uint32_t *got, const uint32_t 
 /* The number of differing words (0: valid), described in reason as check_compare_u32 does. */
 uint64_t check_tally_reason(const struct check_tally *t, char *reason, size_t len);
 
+/*
+ * One round of the dependent chains kernels/vecadd.cl and occupancy.cl spin (xorshift32 with
+ * shifts 13, 17 and 5, then the round's index added), for the host's references of them.
+ */
+static inline uint32_t check_chain_round(uint32_t x, uint32_t j)
+{
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	return x + j;
+}
+
 #endif

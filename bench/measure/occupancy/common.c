@@ -122,13 +122,8 @@ static void chains(struct probe_bufs *b, unsigned spin, size_t items)
 	 * chains do not, so the inner loop runs in vector lanes (a long spin is checked fast) */
 	for (uint32_t j = 0; j < spin; j++) {
 #pragma omp simd
-		for (uint32_t i = 0; i < n; i++) {
-			uint32_t x = v[i];
-			x ^= x << 13;
-			x ^= x >> 17;
-			x ^= x << 5;
-			v[i] = x + j;
-		}
+		for (uint32_t i = 0; i < n; i++)
+			v[i] = check_chain_round(v[i], j);
 	}
 	b->chain_spin = spin;
 	b->chain_n = n;

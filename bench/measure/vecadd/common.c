@@ -36,14 +36,8 @@ static void vecadd_ref(uint32_t *restrict b, const uint32_t *restrict a, size_t 
 		v[i] = a[i] + b[i];
 	for (unsigned j = 0; j < iter; j++) {
 #pragma omp simd
-		for (size_t i = 0; i < VECADD_REF_LANES; i++) {
-			uint32_t x = v[i];
-
-			x ^= x << 13;
-			x ^= x >> 17;
-			x ^= x << 5;
-			v[i] = x + j;
-		}
+		for (size_t i = 0; i < VECADD_REF_LANES; i++)
+			v[i] = check_chain_round(v[i], j);
 	}
 	for (size_t i = 0; i < m; i++)
 		b[i] = v[i];

@@ -111,7 +111,8 @@ static const struct cli_opt common_cli[] = {
 	  .help = "the cache each timed launch starts from: as the launch before left\n"
 		  "it, or cold: evicted first by reading max(2 x --llc, 64 MiB)" },
 	{ "llc", "SIZE", CLI_SIZE, CO(llc), 1024, 1ull << 40, .def_note = "the device's figure",
-	  .help = "the last-level cache's size, for --cache cold and latency's labels" },
+	  .help = "the last-level cache's size, for --cache cold, latency's labels\n"
+		  "and its chases' untimed walk" },
 	{ 0 } };
 /* The shared option of the tools, which run no row of their own (a run has its --timeout). */
 static const struct cli_opt tool_cli[] = {

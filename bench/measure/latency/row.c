@@ -399,11 +399,10 @@ static bool state_io(struct bench_run *r, struct lat_state *p, bool write, size_
  * The chain as the kernels see it, before any timing. A global chain (built on the host as
  * one cycle through every node: host/chase.c) is read whole by chase_sum, every node mixed
  * with its index, and its sum compared with the host's: one pass over the buffer, where a
- * lap of dependent loads cost seconds at 1 GiB. The pass is one work-group, as the single
- * chase is: on an H200 a pass spread over every compute unit left chains of 16-512 MiB
- * cached where the single chase then moved them during its timed launches (4-15 % from
- * launch to launch, 0.1 % after the lap). A local chain (a few thousand nodes) runs one
- * lap from node 0: back at 0, once, having summed every node.
+ * lap of dependent loads cost seconds at 1 GiB (one work-group: its partial sums, one a
+ * work-item, are read back at once). The caches the lap left as the chases would leave
+ * them are now the chases' own walk's (lat_settle_loads). A local chain (a few thousand
+ * nodes) runs one lap from node 0: back at 0, once, having summed every node.
  */
 static bool lat_check(struct bench_run *r, struct lat_state *p, const struct lat_params *a,
 		      char *err, size_t len)
@@ -486,10 +485,11 @@ static uint64_t lat_settle_loads(const struct lat_state *p, const struct lat_par
 {
 	uint64_t fill = p->caches.llc ? 2 * p->caches.llc / p->stride : a->nodes;
 	uint64_t nodes = a->nodes <= fill ? 2 * a->nodes : fill;
+	uint64_t per = (nodes + a->chases - 1) / a->chases;
 
 	if (a->variant == LAT_LOCAL)
 		return 0;
-	return (nodes + a->chases - 1) / a->chases;
+	return per < UINT32_MAX ? per : UINT32_MAX;   /* the kernel counts its loads in a uint */
 }
 
 /* One untimed launch of `loads` loads a chase (none: nothing), its end checked with the rest. */

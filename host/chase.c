@@ -29,6 +29,8 @@ void chase_build(uint32_t *next, uint32_t *order, uint32_t n, uint64_t seed)
 	 * (n-1)! equally likely. Every step is an independent load or store: no walk along the
 	 * chain (at 1 GiB one dependent miss a node cost seconds).
 	 */
+	if (n == 0)
+		return;
 	for (uint32_t i = 0; i < n; i++)
 		order[i] = i;
 	for (uint32_t i = n - 1; i > 1; i--) {

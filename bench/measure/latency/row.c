@@ -395,47 +395,52 @@ static bool state_io(struct bench_run *r, struct lat_state *p, bool write, size_
 					    NULL, NULL), err, len);
 }
 
+/* A local chain (a few thousand nodes): one lap from node 0, back at 0 once, every node summed. */
+static bool lat_check_lap(struct bench_run *r, struct lat_state *p, const struct lat_params *a,
+			  char *err, size_t len)
+{
+	struct time_launch l = { p->k_local_check, p->local_wg, p->local_wg };
+	uint32_t want = chase_lap_sum((uint32_t)a->nodes, lat_words(p, a));
+
+	p->h_state[0] = 0;
+	if (!state_io(r, p, true, 1, err, len) ||
+	    !lat_args(p, a->variant, l.kernel, a->nodes, (unsigned)a->nodes, err, len) ||
+	    !bench_enqueue_once(r, time_enqueue_launch, &l, err, len) ||
+	    !state_io(r, p, false, 3, err, len))
+		return false;
+	if (p->h_state[0] == 0 && p->h_state[1] == 1 && p->h_state[2] == want)
+		return true;
+	snprintf(err, len, "one lap of %llu loads from node 0 ended at word %u, reached the start "
+		 "%u times, summed 0x%08x; one cycle through every node gives word 0, once, 0x%08x",
+		 (unsigned long long)a->nodes, p->h_state[0], p->h_state[1], p->h_state[2], want);
+	return false;
+}
+
 /*
  * The chain as the kernels see it, before any timing. A global chain (built on the host as
  * one cycle through every node: host/chase.c) is read whole by chase_sum, every node mixed
  * with its index, and its sum compared with the host's: one pass over the buffer, where a
  * lap of dependent loads cost seconds at 1 GiB (one work-group: its partial sums, one a
  * work-item, are read back at once). The caches the lap left as the chases would leave
- * them are now the chases' own walk's (lat_settle_loads). A local chain (a few thousand
- * nodes) runs one lap from node 0: back at 0, once, having summed every node.
+ * them are now the chases' own walk's (lat_settle_loads). A local chain is checked by a lap.
  */
 static bool lat_check(struct bench_run *r, struct lat_state *p, const struct lat_params *a,
 		      char *err, size_t len)
 {
-	bool local = a->variant == LAT_LOCAL;
-	uint32_t want = chase_lap_sum((uint32_t)a->nodes, lat_words(p, a)), got = 0;
 	cl_uint cl_n = (cl_uint)a->nodes, cl_words = lat_words(p, a);
 	size_t items = a->nodes < p->sum_wg ? (size_t)a->nodes : p->sum_wg;
 	struct time_launch l = { p->k_sum, items, items };
+	uint32_t got = 0, want;
 
-	if (local) {
-		l = (struct time_launch){ p->k_local_check, p->local_wg, p->local_wg };
-		p->h_state[0] = 0;
-		if (!state_io(r, p, true, 1, err, len) ||
-		    !lat_args(p, a->variant, l.kernel, a->nodes, (unsigned)a->nodes, err, len) ||
-		    !bench_enqueue_once(r, time_enqueue_launch, &l, err, len) ||
-		    !state_io(r, p, false, 3, err, len))
-			return false;
-		if (p->h_state[0] == 0 && p->h_state[1] == 1 && p->h_state[2] == want)
-			return true;
-		snprintf(err, len, "one lap of %llu loads from node 0 ended at word %u, reached the start "
-			 "%u times, summed 0x%08x; one cycle through every node gives word 0, once, "
-			 "0x%08x", (unsigned long long)a->nodes, p->h_state[0], p->h_state[1],
-			 p->h_state[2], want);
-		return false;
-	}
+	if (a->variant == LAT_LOCAL)
+		return lat_check_lap(r, p, a, err, len);
 	if (!PROG_SET_ARGS(l.kernel, err, len, PROG_ARG(p->buf), PROG_ARG(p->sums), PROG_ARG(cl_n),
 			   PROG_ARG(cl_words)) ||
 	    !bench_enqueue_once(r, time_enqueue_launch, &l, err, len) ||
-	    !CL_CHECK(clEnqueueReadBuffer(r->pc.q, p->sums, CL_TRUE, 0, l.global * 4, p->h_sums, 0,
+	    !CL_CHECK(clEnqueueReadBuffer(r->pc.q, p->sums, CL_TRUE, 0, items * 4, p->h_sums, 0,
 					  NULL, NULL), err, len))
 		return false;
-	for (size_t i = 0; i < l.global; i++)
+	for (size_t i = 0; i < items; i++)
 		got += p->h_sums[i];
 	want = chase_content_sum(p->h_buf, cl_n, cl_words);
 	if (got == want)

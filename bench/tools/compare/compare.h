@@ -81,8 +81,9 @@ struct cmp_point {
 	/* attempts: the point measured again (bench suite's confirmation), each a point */
 	struct cmp_point *attempts;
 	size_t n_attempts;
-	/* clock_probe_ns: its times before and after, each side's least and most (0: none) */
-	double probe_lo[2], probe_hi[2], probe_med;
+	/* clock_probe_ns: its times before and after, each side's least, most and median, and
+	 * the median of all (0: none) */
+	double probe_lo[2], probe_hi[2], probe_mid[2], probe_med;
 	char *key;                 /* benchmark (its device where the comparison has several)
 				    * and params less the ignored members */
 	const char *device;        /* the device it names, in a document of several (else NULL) */

@@ -148,14 +148,14 @@ static void check_times(struct cmp_doc *d, struct cmp_point *p, json_t *t, const
 }
 
 /*
- * clock_probe_ns: before and after, each 1..CMP_PROBE_MAX positive times; the least and most
- * of each, the median of all.
+ * clock_probe_ns: before and after, each 1..CMP_PROBE_MAX positive times; the least, most and
+ * median of each, the median of all.
  */
 static void check_probe(struct cmp_doc *d, struct cmp_point *p, json_t *v, const char *at)
 {
 	static const char *const when[] = { "before", "after" };
 	double all[2 * CMP_PROBE_MAX];
-	size_t n = 0;
+	size_t n = 0, first;
 	struct stats st;
 	char f[256];
 
@@ -166,6 +166,7 @@ static void check_probe(struct cmp_doc *d, struct cmp_point *p, json_t *v, const
 			bad(d->path, f, "holds %zu times: 1 to %d", json_array_size(a), CMP_PROBE_MAX);
 		p->probe_lo[k] = INFINITY;
 		p->probe_hi[k] = 0;
+		first = n;
 		for (size_t i = 0; i < json_array_size(a); i++) {
 			json_t *x = json_array_get(a, i);
 			snprintf(f, sizeof(f), "%s.clock_probe_ns.%s[%zu]", at, when[k], i);
@@ -176,6 +177,8 @@ static void check_probe(struct cmp_doc *d, struct cmp_point *p, json_t *v, const
 			p->probe_hi[k] = fmax(p->probe_hi[k], ns);
 			all[n++] = ns;
 		}
+		stats_compute(all + first, n - first, &st);
+		p->probe_mid[k] = st.median;
 	}
 	stats_compute(all, n, &st);
 	p->probe_med = st.median;

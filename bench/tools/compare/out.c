@@ -411,7 +411,9 @@ static json_t *settings_json(const struct cmp_result *c)
 			 "otherwise inconclusive unless significant and wholly outside it",
 			 "clock_gate", "a clock probe moved between the documents the same way as the "
 			 "point: judged in probe units (a change the clock accounts for: inconclusive); "
-			 "moved the other way: no excuse; moved within a point: inconclusive");
+			 "moved the other way: no excuse; moved within a point: judged again at the clock "
+			 "ratio the probes allow most in the change's favour (inconclusive where that "
+			 "explains it)");
 }
 
 json_t *cmp_json(const struct cmp_result *c)

@@ -213,51 +213,90 @@ static bool apart(double lo1, double hi1, double lo2, double hi2, double tol)
 }
 
 /*
- * Whether the probe moved within either point (the device's speed changed while measured).
- * Not asked of a baseline's point pooled from several runs: its probe is the last run's
+ * The clock of one side while its point was measured, as its probe's times: where the launches
+ * before and after the point lie apart (the device's speed changed while it was measured), from
+ * the median of the one group to that of the other; else the median of all, both ends. A
+ * baseline's point pooled from several runs is taken as steady: its probe is the last run's
  * alone, its times every run's, and its band already spans how far the runs moved.
  */
-static bool probe_moved_within(struct cmp_row *r, const struct cmp_point *const side[2], double tol)
+static bool clock_span(const struct cmp_point *s, double tol, double *lo, double *hi)
+{
+	if (s->spread_runs < 2 &&
+	    apart(s->probe_lo[0], s->probe_hi[0], s->probe_lo[1], s->probe_hi[1], tol)) {
+		*lo = fmin(s->probe_mid[0], s->probe_mid[1]);
+		*hi = fmax(s->probe_mid[0], s->probe_mid[1]);
+		return true;
+	}
+	*lo = *hi = s->probe_med;
+	return false;
+}
+
+/*
+ * The gate of a probe that moved within either point: the change is judged again at the
+ * clock ratio of NEW to BASE most in its favour that the two spans allow (for a slowdown
+ * NEW's slowest clock against BASE's fastest), as the gate between documents judges in probe
+ * units. INCONCLUSIVE where that could explain the change; tv where it stands, or where
+ * neither probe moved (*moved false: the gate between the documents decides).
+ */
+static enum cmp_verdict clock_within(struct cmp_row *r, const struct cmp_point *b,
+				     const struct cmp_point *n, enum cmp_verdict tv, double tol,
+				     bool *moved)
 {
 	static const char *const names[2] = { "BASE", "NEW" };
+	const struct cmp_point *side[2] = { b, n };
+	double lo[2], hi[2], worst;
+	bool slower = tv == CMP_REGRESSED, m[2];
 
 	for (int i = 0; i < 2; i++) {
-		const struct cmp_point *s = side[i];
-		if (s->spread_runs >= 2)
-			continue;
-		if (apart(s->probe_lo[0], s->probe_hi[0], s->probe_lo[1], s->probe_hi[1], tol)) {
-			note(r, "but the clock probe moved within %s's point (%.2f-%.2f us before, "
-			     "%.2f-%.2f after): the device's speed changed while it was measured", names[i],
-			     s->probe_lo[0] / 1e3, s->probe_hi[0] / 1e3, s->probe_lo[1] / 1e3,
-			     s->probe_hi[1] / 1e3);
-			return true;
-		}
+		m[i] = clock_span(side[i], tol, &lo[i], &hi[i]);
+		if (m[i])
+			note(r, "the clock probe moved within %s's point (%.2f-%.2f us before, %.2f-%.2f "
+			     "after): the device's speed changed while it was measured", names[i],
+			     side[i]->probe_lo[0] / 1e3, side[i]->probe_hi[0] / 1e3,
+			     side[i]->probe_lo[1] / 1e3, side[i]->probe_hi[1] / 1e3);
 	}
-	return false;
+	*moved = m[0] || m[1];
+	if (!*moved)
+		return tv;
+	worst = slower ? hi[1] / lo[0] : lo[1] / hi[0];
+	if (slower ? worst <= 1 : worst >= 1) {
+		note(r, "at every clock the probes saw, NEW's device ran as %s or %s: that does not "
+		     "explain a %s kernel", slower ? "fast" : "slow", slower ? "faster" : "slower",
+		     slower ? "slower" : "faster");
+		return tv;
+	}
+	if (interval_verdict(r, r->lo / worst, r->hi / worst, r->noise_pct / 100, r->significant,
+			     slower, " at the probes' most favourable clock ratio") == tv) {
+		note(r, "beyond what the clock's movement explains (x%.3f at most)", worst);
+		return tv;
+	}
+	note(r, "the clock's movement (up to x%.3f) could explain the change", worst);
+	return CMP_INCONCLUSIVE;
 }
 
 /*
  * The clock gate of one attempt, directional. Only where both points carry the clock probe
  * and neither is a CPU's (there a launch of a few us is the runtime's dispatch as much as the
  * cores' cycles: PoCL 3.1 here took 5.7 to 22 us for one point's probe, so the probe is
- * recorded and decides nothing). A probe that moved within a point leaves the change
- * inconclusive. A probe that moved between the documents by more than the band (at least
- * CMP_PROBE_MIN_PCT), the same way as the point, makes it judged in probe units; one that
- * moved against it excuses nothing.
+ * recorded and decides nothing). A probe that moved within a point: the change stands only
+ * beyond what the clock's movement could explain (clock_within). A probe that moved between
+ * the documents by more than the band (at least CMP_PROBE_MIN_PCT), the same way as the point,
+ * makes it judged in probe units; one that moved against it excuses nothing.
  */
 static enum cmp_verdict clock_gate(const struct cmp_result *c, struct cmp_row *r,
 				   const struct cmp_point *b, const struct cmp_point *n, enum cmp_verdict tv)
 {
-	const struct cmp_point *side[2] = { b, n };
 	double tol = fmax(r->noise_pct, CMP_PROBE_MIN_PCT) / 100, pr;
+	bool moved;
 
 	if (!(b->probe_med > 0 && n->probe_med > 0))
 		return tv;
 	pr = r->probe_ratio = n->probe_med / b->probe_med;
 	if ((tv != CMP_REGRESSED && tv != CMP_IMPROVED) || c->base.cpu || c->new_.cpu)
 		return tv;
-	if (probe_moved_within(r, side, tol))
-		return CMP_INCONCLUSIVE;
+	tv = clock_within(r, b, n, tv, tol, &moved);
+	if (moved)
+		return tv;
 	double blo = fmin(b->probe_lo[0], b->probe_lo[1]), bhi = fmax(b->probe_hi[0], b->probe_hi[1]);
 	double nlo = fmin(n->probe_lo[0], n->probe_lo[1]), nhi = fmax(n->probe_hi[0], n->probe_hi[1]);
 	if (!apart(blo, bhi, nlo, nhi, tol))

@@ -6,8 +6,10 @@ A script in tests/ imports it as it is; one in a folder below tests/ puts tests/
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     import benchtest as bt
 Two ways to fail: fail() ends the script at once; check() records a failed check and goes on,
-and verdict() at the end prints every one and gives the exit code. Standard library only.
+and verdict() at the end prints every one and gives the exit code (a script that ends with a
+failed check recorded exits 1, whatever exit it asked for). Standard library only.
 """
+import atexit
 import dataclasses
 import glob
 import json
@@ -32,6 +34,24 @@ _REQUIRED = object()
 # ---- the verdict ----
 
 errors = []   # the failed checks of this run, in order (check() adds, verdict() reports)
+_reported = [False]   # verdict() has printed them
+
+
+def _no_pass_after_a_failed_check():
+    """At exit, after the script's own clean-ups (atexit runs the last registered first): a
+    script that recorded a failed check ends with exit 1 whatever exit it asked for, its
+    checks printed if verdict() has not; a script that dropped verdict()'s code once passed
+    with a failed check printed."""
+    if not errors:
+        return
+    if not _reported[0]:
+        verdict()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(FAIL)
+
+
+atexit.register(_no_pass_after_a_failed_check)
 
 
 def fail(msg, r=None, tail=4000):
@@ -60,6 +80,7 @@ def check(cond, msg, r=None):
 def verdict(ok_msg=None):
     """The exit code of a script that used check(): 1 after printing every failed check
     (FAIL: ...), else 0 after printing ok_msg where given."""
+    _reported[0] = True
     for e in errors:
         print(f"FAIL: {e}")
     if errors:

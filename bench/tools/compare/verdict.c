@@ -212,6 +212,13 @@ static bool apart(double lo1, double hi1, double lo2, double hi2, double tol)
 	return lo2 > hi1 * (1 + tol) || hi2 < lo1 * (1 - tol);
 }
 
+/* Whether the change tv remains with the point's interval divided by a clock ratio. */
+static bool stands_at_clock(struct cmp_row *r, double ratio, enum cmp_verdict tv, const char *units)
+{
+	return interval_verdict(r, r->lo / ratio, r->hi / ratio, r->noise_pct / 100, r->significant,
+				tv == CMP_REGRESSED, units) == tv;
+}
+
 /*
  * The clock of one side while its point was measured, as its probe's times: where the launches
  * before and after the point lie apart (the device's speed changed while it was measured), from
@@ -265,8 +272,7 @@ static enum cmp_verdict clock_within(struct cmp_row *r, const struct cmp_point *
 		     slower ? "slower" : "faster");
 		return tv;
 	}
-	if (interval_verdict(r, r->lo / worst, r->hi / worst, r->noise_pct / 100, r->significant,
-			     slower, " at the probes' most favourable clock ratio") == tv) {
+	if (stands_at_clock(r, worst, tv, " at the probes' most favourable clock ratio")) {
 		note(r, "beyond what the clock's movement explains (x%.3f at most)", worst);
 		return tv;
 	}
@@ -310,8 +316,7 @@ static enum cmp_verdict clock_gate(const struct cmp_result *c, struct cmp_row *r
 	r->probe_units = true;
 	note(r, "the clock probe, a fixed kernel, moved too, the same way (x%.3f: the device's clock "
 	     "or power state): judged in probe units", pr);
-	if (interval_verdict(r, r->lo / pr, r->hi / pr, r->noise_pct / 100, r->significant,
-			     tv == CMP_REGRESSED, " in probe units") == tv)
+	if (stands_at_clock(r, pr, tv, " in probe units"))
 		return tv;   /* beyond what the clock explains */
 	note(r, "the device's speed explains the change: not the kernel's alone");
 	return CMP_INCONCLUSIVE;

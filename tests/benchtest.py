@@ -34,7 +34,7 @@ _REQUIRED = object()
 # ---- the verdict ----
 
 errors = []   # the failed checks of this run, in order (check() adds, verdict() reports)
-_reported = [False]   # verdict() has printed them
+_reported = False   # verdict() has printed them
 
 
 def _no_pass_after_a_failed_check():
@@ -44,7 +44,7 @@ def _no_pass_after_a_failed_check():
     with a failed check printed."""
     if not errors:
         return
-    if not _reported[0]:
+    if not _reported:
         verdict()
     sys.stdout.flush()
     sys.stderr.flush()
@@ -80,7 +80,8 @@ def check(cond, msg, r=None):
 def verdict(ok_msg=None):
     """The exit code of a script that used check(): 1 after printing every failed check
     (FAIL: ...), else 0 after printing ok_msg where given."""
-    _reported[0] = True
+    global _reported
+    _reported = True
     for e in errors:
         print(f"FAIL: {e}")
     if errors:

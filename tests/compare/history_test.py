@@ -75,18 +75,19 @@ def real_runs(d, keep, tol=0.15, most=30):
     50 % step from Otava's t-test (0.85-1.15 and 0.75-1.25 do not)."""
     sf = os.path.join(d, "history-test.json")
     bt.write_doc(sf, SUITE)
-    docs, meds = [], []
+    docs, meds, best, far = [], [], None, float("inf")
     while len(docs) < most:
         p = os.path.join(d, f"real{len(docs)}.json")
         bt.must_run([BENCH, "suite", sf, "--quiet", "--json", p] + DEVICE)
         docs.append(bt.load_doc(p))
         meds.append(medians(docs[-1]))
-        if len(docs) < keep + 2:
-            continue
-        best = min(itertools.combinations(range(len(docs)), keep),
-                   key=lambda ix: spread([meds[i] for i in ix]))
-        far = spread([meds[i] for i in best])
-        if far <= tol:
+        # the `keep` runs of least spread so far: the best before, or one with the new run
+        new = len(docs) - 1
+        for ix in itertools.combinations(range(new), keep - 1):
+            f = spread([meds[i] for i in ix + (new,)])
+            if f < far:
+                best, far = ix + (new,), f
+        if len(docs) >= keep + 2 and far <= tol:
             print(f"{len(docs)} real runs, {keep} within {far:.1%} of each other")
             return [docs[i] for i in best]
     bt.fail(f"{most} real runs, no {keep} within {tol:.0%} of each other on every point (the "

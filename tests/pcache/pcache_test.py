@@ -61,8 +61,9 @@ def main():
         # an entry cut short, and one whose key differs, are built afresh and replaced
         names = sorted(first)
         cut, other = names[0], names[-1]
-        whole = len((cache / cut).read_bytes())
-        (cache / cut).write_bytes((cache / cut).read_bytes()[: whole // 2])
+        data = (cache / cut).read_bytes()
+        whole = len(data)
+        (cache / cut).write_bytes(data[: whole // 2])
         data = (cache / other).read_bytes()
         at = data.index(b"\noptions ") + len(b"\noptions")
         (cache / other).write_bytes(data[:at] + b"\x01" + data[at + 1:])

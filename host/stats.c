@@ -89,3 +89,27 @@ bool stats_median_ci(const double *x, size_t n, double conf, double *lo, double 
 	free(s);
 	return true;
 }
+
+double stats_lag1(const double *x, size_t n)
+{
+	double m = 0, num = 0, den = 0;
+
+	if (n < 3)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		m += x[i];
+	m /= (double)n;
+	for (size_t i = 0; i < n; i++) {
+		den += (x[i] - m) * (x[i] - m);
+		if (i + 1 < n)
+			num += (x[i] - m) * (x[i + 1] - m);
+	}
+	return den > 0 ? num / den : 0;
+}
+
+size_t stats_pair_means(const double *x, size_t n, double *out)
+{
+	for (size_t i = 0; i + 1 < n; i += 2)
+		out[i / 2] = (x[i] + x[i + 1]) / 2;
+	return n / 2;
+}

@@ -41,4 +41,19 @@ bool stats_median_ci_ranks(size_t n, double conf, size_t *lo_rank, size_t *hi_ra
 bool stats_median_ci(const double *x, size_t n, double conf, double *lo, double *hi,
 		     double *coverage);
 
+/*
+ * Lag-1 autocorrelation of n samples in the order taken: sum (x_i - m)(x_{i+1} - m) over
+ * sum (x_i - m)^2, m their mean; 0 where n < 3 or every sample is equal. Near -1 the samples
+ * alternate between two levels launch to launch; near 0 the order carries nothing.
+ */
+double stats_lag1(const double *x, size_t n);
+
+/*
+ * The means of consecutive pairs, (x_0 + x_1) / 2, (x_2 + x_3) / 2, ... into out (n / 2 of
+ * them; an odd last sample left out): of samples that alternate between two levels, each
+ * pair holds one of each, so the pairs' spread is the levels' drift, not their distance.
+ * Returns n / 2.
+ */
+size_t stats_pair_means(const double *x, size_t n, double *out);
+
 #endif

@@ -71,6 +71,28 @@ static void test_median_ci(void)
 	CHECK(!stats_median_ci(x, 0, 0.95, &lo, &hi, &cov));
 }
 
+/* Lag-1 autocorrelation and pair means, worked by hand. */
+static void test_alternation(void)
+{
+	/* 1 3 1 3 1 3: mean 2, deviations -1 1 -1 1 -1 1: num -5, den 6 */
+	const double alt[] = { 1, 3, 1, 3, 1, 3 };
+	/* 1 2 3 4: mean 2.5, deviations -1.5 -0.5 0.5 1.5: num 0.75 - 0.25 + 0.75 = 1.25, den 5 */
+	const double up[] = { 1, 2, 3, 4 };
+	const double flat[] = { 7, 7, 7, 7 };
+	double pm[3];
+
+	CHECK_NEAR(stats_lag1(alt, 6), -5.0 / 6, 1e-12);
+	CHECK_NEAR(stats_lag1(up, 4), 0.25, 1e-12);
+	CHECK_NEAR(stats_lag1(flat, 4), 0, 0);
+	CHECK_NEAR(stats_lag1(alt, 2), 0, 0);
+	CHECK_EQ_U(stats_pair_means(alt, 6, pm), 3);
+	CHECK_NEAR(pm[0], 2, 0);
+	CHECK_NEAR(pm[2], 2, 0);
+	CHECK_EQ_U(stats_pair_means(up, 3, pm), 1);   /* the odd last one left out */
+	CHECK_NEAR(pm[0], 1.5, 0);
+	CHECK(alt[1] == 3);   /* input untouched */
+}
+
 int main(void)
 {
 	/* 1..10: mean 5.5; median (5+6)/2 = 5.5; sample variance 82.5/9 = 9.1667, sd 3.02765;
@@ -107,5 +129,6 @@ int main(void)
 	CHECK_NEAR(s.median, 42, 0);
 
 	test_median_ci();
+	test_alternation();
 	return UNIT_RESULT();
 }

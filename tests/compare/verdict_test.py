@@ -1,19 +1,21 @@
 #!/usr/bin/env python3
 """The verdict rules of `bench compare` on documents written here: equivalence before
-unchanged, the directional clock gate, bands learned from several runs, and a point's
-attempts (bench suite's confirmation).
+unchanged, the directional clock gate, bands learned from several runs, a point's
+attempts (bench suite's confirmation), and launches alternating between two levels.
 
 usage: verdict_test.py BENCH CASE
 Exit 0 when every check passed.
 """
 import copy
+import json
+import random
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import benchtest as bt  # noqa: E402
 from benchtest import check  # noqa: E402
-from synth import compare, doc, point, probed, sweep, verdicts  # noqa: E402
+from synth import BENCH, compare, doc, point, probed, sweep, verdicts  # noqa: E402
 
 CASE = sys.argv[2]
 
@@ -223,6 +225,83 @@ def case_attempts():
     r = compare(base, bad)
     check(r.code == 2 and "an attempt measures the same point" in r.err,
           f"attempts: an attempt of other params is refused: exit {r.code}", r)
+
+
+def alternating(groups, scale=1.0, seed=0, reps=40, first_high=False):
+    """A point whose launches alternate between two levels, 150 and 165 us (x scale), as
+    atomics on shared counters do on an H200: 0.3 % noise on each launch."""
+    p = point(groups, 100000.0, reps=reps, cv=0.2, seed=seed)
+    rnd = random.Random(groups * 77 + seed)
+    lv = (165000.0, 150000.0) if first_high else (150000.0, 165000.0)
+    x = [round(lv[i % 2] * scale * rnd.gauss(1, 0.003)) * 1.0 for i in range(reps)]
+    p["time_ns"] = {"min": min(x), "median": bt.median(sorted(x)), "mean": sum(x) / reps,
+                    "n": reps, "samples": x}
+    return p
+
+
+def pair_median(x):
+    return bt.median(sorted((x[i] + x[i + 1]) / 2 for i in range(0, len(x) - 1, 2)))
+
+
+def case_alternating():
+    """Launches that alternate between two levels are judged by the means of consecutive
+    pairs on both sides (either side alternating), and bench baseline takes such a point's
+    run medians and spread from its pairs; samples in no such order keep their own medians."""
+    base = doc([alternating(1), alternating(2), point(3, cv=0.2)])
+    new = doc([alternating(1, 1.05, seed=1, first_high=True), alternating(2, 1.0, seed=2),
+               point(3, 105000.0, cv=0.2, seed=1)])
+    r = compare(base, new)
+    v, j = verdicts(r)
+    pts = {p["params"]["groups"]: p for p in j["points"]}
+    check(v[1] == "regressed" and pts[1]["paired"] and "alternate between two levels" in pts[1]["notes"]
+          and abs(pts[1]["ratio"] - 1.05) < 0.005,
+          f"alternating: 5 % on both levels, judged by pairs: regressed at x1.05: {v[1]} "
+          f"{pts[1]['ratio']} {pts[1]['notes']!r}", r)
+    check(v[2] == "unchanged" and pts[2]["paired"],
+          f"alternating: the same levels again: unchanged: {v[2]} {pts[2]['notes']!r}", r)
+    check(v[3] == "regressed" and not pts[3]["paired"] and "alternate" not in pts[3]["notes"],
+          f"alternating: a point in no such order keeps its samples: {v[3]} {pts[3]}", r)
+    # the raw samples of one level each side half and half: their median lands between the
+    # levels, where no launch ran; the pairs' ratio is the levels' own
+    raw = bt.median(sorted(new["points"][0]["time_ns"]["samples"])) / base["points"][0]["time_ns"]["median"]
+    want = pair_median(new["points"][0]["time_ns"]["samples"]) / pair_median(base["points"][0]["time_ns"]["samples"])
+    check(abs(pts[1]["ratio"] - want) < 1e-9, f"alternating: the ratio is the pairs' medians' "
+          f"{want} (the raw medians' {raw}): {pts[1]['ratio']}", r)
+    # one side alternating is enough: the other side's pairs are its samples' means two by two
+    shuffled = copy.deepcopy(new)
+    x = shuffled["points"][0]["time_ns"]["samples"]
+    x.sort()
+    x[:] = x[::2] + x[1::2]   # every low launch, then every high one: no alternation
+    r = compare(base, shuffled)
+    v, j = verdicts(r)
+    check(j["points"][0]["paired"] and "BASE's launches alternate" in j["points"][0]["notes"],
+          f"alternating: BASE alone alternating pairs both sides: {j['points'][0]['notes']!r}", r)
+    r = compare(doc([point(1, cv=0.2)]), doc([point(1, cv=0.2, seed=3)]))
+    check(not json.loads(r.files["--json"])["points"][0]["paired"],
+          "alternating: ordinary samples are not paired", r)
+    # bench baseline: each run's median from its pairs where any run alternates
+    with bt.tmpdir() as d:
+        runs = []
+        for k in range(3):
+            pts3 = [alternating(1, 1 + 0.002 * k, seed=10 + k, first_high=k == 1),
+                    point(3, cv=0.2, seed=10 + k)]
+            path = f"{d}/run{k}.json"
+            bt.write_doc(path, doc(pts3))
+            runs.append((path, pts3))
+        out = f"{d}/baseline.json"
+        res = bt.run([BENCH, "baseline", *[p for p, _ in runs], "-o", out])
+        check(res.code == 0, f"alternating: bench baseline exit {res.code}", res)
+        with open(out) as f:
+            bl = {p["params"]["groups"]: p for p in json.load(f)["points"]}
+        want = [pair_median(pts3[0]["time_ns"]["samples"]) for _, pts3 in runs]
+        rs = bl[1]["run_spread"]
+        check(rs["paired"] is True and all(abs(a - b) < 1e-6 for a, b in zip(rs["medians"], want)),
+              f"alternating: the baseline's medians are each run's pairs' {want}: {rs}", res)
+        check(bl[3]["run_spread"]["paired"] is False and
+              bl[3]["run_spread"]["medians"] == [p3[1]["time_ns"]["median"] for _, p3 in runs],
+              f"alternating: an ordinary point's medians are its runs': {bl[3]['run_spread']}", res)
+        check(len(bl[1]["time_ns"]["samples"]) == 120,
+              f"alternating: the baseline keeps every launch: {len(bl[1]['time_ns']['samples'])}", res)
 
 
 if __name__ == "__main__":

@@ -10,6 +10,9 @@
  *   entry_spread_pct  the median spread_pct of the points of its suite entry (or benchmark):
  *                     a point measured alike by three runs is not thereby more stable than
  *                     its neighbours.
+ * A point whose launches alternate between two levels in any run (compare.h, CMP_ALT_LAG1)
+ * takes each run's median and interval from the means of its consecutive pairs (paired):
+ * the median of two near equal groups lands anywhere between them, a pair's mean does not.
  * bench compare, given such a BASE, bands each point by the largest of the three
  * (verdict.c): stable points tightly, noisy ones widely. Three runs of the H100's gpu suite
  * (docs/regression.md) gave vecadd's sweep points spreads of 0.4 to 1.6 % though every point
@@ -222,15 +225,25 @@ static void pool_point(struct cmp_doc *d, size_t n, struct cmp_point *p, json_t 
 		json_decref(calib);
 		return;
 	}
+	/* a point whose launches alternate in any run: each run by the means of its pairs */
+	bool paired = false, pairs = true;
 	for (size_t i = 0; i < k; i++) {
+		paired = paired || q[i]->alternates;
+		pairs = pairs && q[i]->n_pairs > 0;
+	}
+	paired = paired && pairs;
+	for (size_t i = 0; i < k; i++) {
+		const double *x = paired ? q[i]->pairs : q[i]->samples;
+		size_t nx = paired ? q[i]->n_pairs : q[i]->n;
 		all = realloc(all, (total + q[i]->n) * sizeof(*all));
 		if (!all)
 			cli_die(EXIT_FAIL, "out of host memory");
 		memcpy(all + total, q[i]->samples, q[i]->n * sizeof(*all));
 		total += q[i]->n;
-		json_array_append_new(medians, json_real(med[i] = q[i]->median));
-		if (stats_median_ci(q[i]->samples, q[i]->n, 0.95, &lo, &hi, &cover) && q[i]->median > 0)
-			within[nw++] = (hi - lo) / 2 / q[i]->median * 100;
+		med[i] = paired ? q[i]->pairs_median : q[i]->median;
+		json_array_append_new(medians, json_real(med[i]));
+		if (nx && stats_median_ci(x, nx, 0.95, &lo, &hi, &cover) && med[i] > 0)
+			within[nw++] = (hi - lo) / 2 / med[i] * 100;
 	}
 	m = median_of(med, k);
 	for (size_t i = 0; i < k; i++)
@@ -240,10 +253,11 @@ static void pool_point(struct cmp_doc *d, size_t n, struct cmp_point *p, json_t 
 	json_object_set_new(out, "time_ns", res_stats_json(&st, all, total));
 	if (json_object_get(q[0]->pt, "clock_probe_ns"))   /* a steady run's, not a dropped one's */
 		json_object_set(out, "clock_probe_ns", json_object_get(q[0]->pt, "clock_probe_ns"));
-	json_object_set_new(out, "run_spread", json_pack("{s:I, s:o, s:f, s:f, s:o, s:b}", "runs",
+	json_object_set_new(out, "run_spread", json_pack("{s:I, s:o, s:f, s:f, s:o, s:b, s:b}", "runs",
 							 (json_int_t)k, "medians", medians, "spread_pct",
 							 spread, "within_pct", w, "dropped", dropped,
-							 "between_runs", nw && between_runs(spread, w)));
+							 "between_runs", nw && between_runs(spread, w),
+							 "paired", paired));
 	if (json_array_size(suspect))
 		json_object_set(json_object_get(out, "run_spread"), "suspect", suspect);
 	if (json_array_size(calib))

@@ -35,6 +35,15 @@ enum cmp_verdict {
 #define CMP_PROBE_MAX 16
 /* The clock gate's least tolerance, %: the probe's own repeatability at a fixed clock. */
 #define CMP_PROBE_MIN_PCT 1
+/*
+ * Samples that alternate between two levels launch to launch: a lag-1 autocorrelation at
+ * most CMP_ALT_LAG1 over at least CMP_ALT_MIN samples (-0.5 over 20: about 2.2 standard
+ * errors from none). On an H200 atomics on shared counters sit at -0.6 to -0.9, launches
+ * 150 and 165 us in turn; where the two levels are near equally many, the median lands
+ * anywhere between them. Such a point is compared by the means of consecutive pairs.
+ */
+#define CMP_ALT_LAG1 (-0.5)
+#define CMP_ALT_MIN 20
 
 /* params members left out of matching, and why (doc.c). */
 struct cmp_ignored {
@@ -73,6 +82,12 @@ struct cmp_point {
 	double *samples;           /* time_ns.samples; NULL: the point has no timings */
 	size_t n;
 	double median;             /* time_ns.median, ns */
+	/* the means of consecutive samples (stats_pair_means) and their median; lag1 the
+	 * samples' lag-1 autocorrelation; alternates: they alternate (CMP_ALT_LAG1), or a
+	 * baseline's run_spread.paired says its runs were judged by their pairs */
+	double *pairs, pairs_median, lag1;
+	size_t n_pairs;
+	bool alternates;
 	/* run_spread.spread_pct: a baseline's run-to-run spread of this point, % (< 0: none);
 	 * within_pct, entry_spread_pct: the noise inside a run, and the spread of its entry */
 	double spread_pct, within_pct, entry_spread_pct;
@@ -221,6 +236,7 @@ struct cmp_row {
 	bool significant, outside_noise;
 	double probe_ratio;        /* the clock probe's NEW / BASE (0: not both probed) */
 	bool probe_units;          /* judged in probe units: the times divided by the probe's */
+	bool paired;               /* judged by the means of consecutive pairs (CMP_ALT_LAG1) */
 	/* NEW's attempts (the first and its re-measurements): each one's verdict, in order */
 	enum cmp_verdict attempt[CMP_MAX_ATTEMPTS];
 	size_t n_attempts;

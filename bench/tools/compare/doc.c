@@ -145,6 +145,14 @@ static void check_times(struct cmp_doc *d, struct cmp_point *p, json_t *t, const
 	stats_compute(p->samples, p->n, &st);
 	if (fabs(st.median - p->median) > 1e-9 * p->median)
 		bad(d->path, f, "%.17g, but the median of time_ns.samples is %.17g", p->median, st.median);
+	if (!(p->pairs = malloc((p->n / 2 + 1) * sizeof(double))))
+		cli_die(EXIT_FAIL, "out of host memory");
+	if ((p->n_pairs = stats_pair_means(p->samples, p->n, p->pairs))) {
+		stats_compute(p->pairs, p->n_pairs, &st);
+		p->pairs_median = st.median;
+	}
+	p->lag1 = stats_lag1(p->samples, p->n);
+	p->alternates = p->n >= CMP_ALT_MIN && p->lag1 <= CMP_ALT_LAG1;
 }
 
 /*
@@ -241,6 +249,10 @@ static void check_spread(struct cmp_doc *d, struct cmp_point *p, json_t *v, cons
 	snprintf(f, sizeof(f), "%s.run_spread.between_runs", at);
 	x = member(d->path, f, v, "between_runs", JSON_TRUE, OPTIONAL);
 	p->between_runs = json_is_true(x);
+	snprintf(f, sizeof(f), "%s.run_spread.paired", at);
+	x = member(d->path, f, v, "paired", JSON_TRUE, OPTIONAL);
+	if (json_is_true(x) && p->n_pairs)   /* its spread is of its pairs: judged by them too */
+		p->alternates = true;
 }
 
 /*
@@ -661,6 +673,7 @@ static void point_free(struct cmp_point *p)
 		point_free(&p->attempts[k]);
 	free(p->attempts);
 	free(p->samples);
+	free(p->pairs);
 	free(p->key);
 }
 

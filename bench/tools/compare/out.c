@@ -346,6 +346,7 @@ static json_t *row_json(const struct cmp_row *r)
 	json_object_set_new(j, "band_from", json_string(r->band_from ? r->band_from : "--noise"));
 	json_object_set_new(j, "clock_probe_ratio", real_or_null(r->probe_ratio > 0, r->probe_ratio));
 	json_object_set_new(j, "probe_units", json_boolean(r->probe_units));
+	json_object_set_new(j, "paired", json_boolean(r->paired));
 	json_t *att = json_array();
 	for (size_t i = 0; i < r->n_attempts; i++)
 		json_array_append_new(att, json_string(cmp_verdict_name(r->attempt[i])));

@@ -181,18 +181,28 @@ static enum cmp_verdict timing_verdict(const struct cmp_rules *o, struct cmp_row
 {
 	struct boot_ci ci;
 	struct mwu_result t;
+	/* where either side alternates between two levels, both sides by their pairs' means */
+	bool paired = (b->alternates || n->alternates) && b->n_pairs >= CMP_MIN_REPS &&
+		      n->n_pairs >= CMP_MIN_REPS;
+	const double *bs = paired ? b->pairs : b->samples, *ns = paired ? n->pairs : n->samples;
+	size_t bn = paired ? b->n_pairs : b->n, nn = paired ? n->n_pairs : n->n;
 
 	r->have_ratio = true;
-	r->ratio = n->median / b->median;
-	if (b->n < CMP_MIN_REPS || n->n < CMP_MIN_REPS) {
-		note(r, "%zu and %zu repetitions: the U test needs at least %d a side", b->n, n->n,
+	r->paired = paired;
+	r->ratio = paired ? n->pairs_median / b->pairs_median : n->median / b->median;
+	if (paired && !strstr(r->notes, "alternate between two levels"))   /* once, not per attempt */
+		note(r, "%s launches alternate between two levels (lag-1 autocorrelation %.2f, %.2f): "
+		     "compared by the means of consecutive pairs (%zu and %zu)",
+		     b->alternates && n->alternates ? "both sides'" : b->alternates ? "BASE's" : "NEW's",
+		     b->lag1, n->lag1, bn, nn);
+	if (bn < CMP_MIN_REPS || nn < CMP_MIN_REPS) {
+		note(r, "%zu and %zu repetitions: the U test needs at least %d a side", bn, nn,
 		     CMP_MIN_REPS);
 		return CMP_INCONCLUSIVE;
 	}
-	if (!mwu_test(n->samples, n->n, b->samples, b->n, &t) ||
-	    !boot_median_ratio(b->samples, b->n, n->samples, n->n, BOOT_RESAMPLES, BOOT_CONFIDENCE,
-			       BOOT_SEED, &ci))
-		cli_die(EXIT_FAIL, "out of host memory for the statistics of %zu samples", b->n + n->n);
+	if (!mwu_test(ns, nn, bs, bn, &t) ||
+	    !boot_median_ratio(bs, bn, ns, nn, BOOT_RESAMPLES, BOOT_CONFIDENCE, BOOT_SEED, &ci))
+		cli_die(EXIT_FAIL, "out of host memory for the statistics of %zu samples", bn + nn);
 	r->have_test = true;
 	r->u = t.u;
 	r->p = t.p;
@@ -203,7 +213,7 @@ static enum cmp_verdict timing_verdict(const struct cmp_rules *o, struct cmp_row
 	r->outside_noise = ci.lo > 1 + r->noise_pct / 100 || ci.hi < 1 - r->noise_pct / 100;
 	/* U above n m / 2: NEW's repetitions tend to be the longer ones */
 	return interval_verdict(r, ci.lo, ci.hi, r->noise_pct / 100, r->significant,
-				t.u > (double)(b->n * n->n) / 2, "");
+				t.u > (double)(bn * nn) / 2, "");
 }
 
 /* Whether the times in [lo2, hi2] lie wholly beyond +-tol of those in [lo1, hi1]. */

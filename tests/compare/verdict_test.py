@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The verdict rules of `bench compare` on documents written here: equivalence before
 unchanged, the directional clock gate, bands learned from several runs, a point's
-attempts (bench suite's confirmation), and launches alternating between two levels.
+attempts (bench suite's confirmation), launches alternating between two levels, and a suite
+entry's least band.
 
 usage: verdict_test.py BENCH CASE
 Exit 0 when every check passed.
@@ -302,6 +303,48 @@ def case_alternating():
               f"alternating: an ordinary point's medians are its runs': {bl[3]['run_spread']}", res)
         check(len(bl[1]["time_ns"]["samples"]) == 120,
               f"alternating: the baseline keeps every launch: {len(bl[1]['time_ns']['samples'])}", res)
+
+
+def case_band_floor():
+    """A suite entry's least band (runs[].band_floor_pct, in BASE or NEW) raises a learned band
+    below it, and no other: a 4 % change under a 6.5 % floor is not regressed, 12 % is; a point
+    of another entry keeps its learned band; --noise-for still wins."""
+    def suite_doc(points, floor_at):
+        for p in points:
+            p["benchmark"] = "vecadd"
+            p["run"] = 1 if p["params"]["groups"] <= 2 else 2
+        runs = [{"entry": 1, "bench": "vecadd", "benchmark": "vecadd", "args": [], "about": None,
+                 "exit_code": 0, "first_point": 0, "points": 2},
+                {"entry": 2, "bench": "vecadd", "benchmark": "vecadd", "args": [], "about": None,
+                 "exit_code": 0, "first_point": 2, "points": 2}]
+        if floor_at is not None:
+            runs[0]["band_floor_pct"] = floor_at
+        return doc(points, benchmark=None, suite="t", runs=runs)
+    base = suite_doc(spread(sweep(4, cv=0.2), 0.4), 6.5)
+    new_pts = sweep(4, seed=1, cv=0.2, scale={1: 1.04, 2: 1.12, 3: 1.04})
+    r = compare(base, suite_doc(copy.deepcopy(new_pts), None))
+    v, j = verdicts(r)
+    pts = {p["params"]["groups"]: p for p in j["points"]}
+    check(pts[1]["band_from"] == "band_floor" and pts[1]["noise_pct"] == 6.5 and v[1] != "regressed"
+          and "its suite entry gives at least" in pts[1]["notes"],
+          f"band_floor: 4 % under BASE's floor of 6.5 %: {v[1]} {pts[1]['band_from']} "
+          f"{pts[1]['noise_pct']} {pts[1]['notes']!r}", r)
+    check(v[2] == "regressed" and pts[2]["band_from"] == "band_floor",
+          f"band_floor: 12 % beyond the floor: {v[2]}", r)
+    check(v[3] == "regressed" and pts[3]["band_from"] == "learned" and abs(pts[3]["noise_pct"] - 1.2) < 1e-9,
+          f"band_floor: another entry's point keeps its learned 1.2 %: {v[3]} {pts[3]['noise_pct']}", r)
+    r = compare(suite_doc(spread(sweep(4, cv=0.2), 0.4), None), suite_doc(copy.deepcopy(new_pts), 6.5))
+    v, j = verdicts(r)
+    check(j["points"][0]["band_from"] == "band_floor" and v[1] != "regressed",
+          f"band_floor: NEW's floor counts too: {v[1]} {j['points'][0]['band_from']}", r)
+    r = compare(base, suite_doc(copy.deepcopy(new_pts), None), "--noise-for", "vecadd=1.5")
+    v, j = verdicts(r)
+    check(v[1] == "regressed" and j["points"][0]["band_from"] == "--noise-for",
+          f"band_floor: --noise-for wins: {v[1]} {j['points'][0]['band_from']}", r)
+    bad = suite_doc(spread(sweep(4, cv=0.2), 0.4), -3)
+    r = compare(bad, suite_doc(copy.deepcopy(new_pts), None))
+    check(r.code == 2 and "band_floor_pct" in r.err and "-3" in r.err,
+          f"band_floor: a negative floor is refused naming it: exit {r.code} {r.err[-200:]!r}", r)
 
 
 if __name__ == "__main__":

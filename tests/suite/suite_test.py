@@ -120,6 +120,10 @@ def case_files():
          "--json belongs to the suite's command line"),
         ({"name": "t", "entries": [{"bench": "vecadd", "args": ["--help"]}]}, "--help has no place"),
         ({"name": "t", "entries": [{"bench": "vecadd", "noise": 1001}]}, r"entries\[0\]\.noise: is not a percent"),
+        ({"name": "t", "entries": [{"bench": "vecadd", "band_floor": -1}]},
+         r"entries\[0\]\.band_floor: is not a percent in 0\.\.1000"),
+        ({"name": "t", "entries": [{"bench": "vecadd", "band_floor": {"gpu": 5, "npu": 3}}]},
+         "unknown member 'npu'"),
         ({"name": "t", "noise": {"gpu": 5, "tpu": 3}, "entries": [ok_entry]}, "unknown member 'tpu'"),
         ({"name": "t", "entries": [{"bench": "vecadd", "noise": 5}, {"bench": "vecadd", "noise": 6}]},
          r"entries\[0\] and entries\[1\] give vecadd different noise bands"),
@@ -357,7 +361,8 @@ def case_outputs():
             "entries": [{"bench": "vecadd", "args": ["--groups", "1,2", "--slice", "4Ki"], "noise": 40},
                         {"bench": "occupancy", "args": ["--waves", "--wg", "64", "--groups", "1..2",
                                                         "--spin", "256"]},
-                        {"bench": "vecadd", "args": ["--variant", "1", "--n", "64Ki"], "noise": 40}]})
+                        {"bench": "vecadd", "args": ["--variant", "1", "--n", "64Ki"], "noise": 40,
+                         "band_floor": {"cpu": 45, "gpu": 1}}]})
         out = os.path.join(d, "out")
         js, cs = os.path.join(d, "s.json"), os.path.join(d, "s.csv")
         r = run("suite", suite, *DEVICE, "-o", out, "--json", js, "--csv", cs, "--reps", "10")
@@ -387,6 +392,8 @@ def case_outputs():
               [("vecadd", 1), ("vecadd", 1), ("occupancy-waves", 2), ("occupancy-waves", 2), ("vecadd", 3)],
               "every point names its benchmark and run")
         check("waves" in runs[1] and "kernel" in runs[0], "each run keeps its own top-level records")
+        check(runs[2].get("band_floor_pct") == 45 and "band_floor_pct" not in runs[0],
+              f"the entry's band_floor for this device type in its run: {[x.get('band_floor_pct') for x in runs]}")
         e2 = bt.load_doc(os.path.join(out, "small-02-occupancy.json"))
         check(e2["benchmark"] == "occupancy-waves" and "waves" in e2 and len(e2["points"]) == 2 and
               e2["suite_entry"] == {"suite": "small", "entry": 2, "of": 3}, "an entry's own document")
@@ -402,8 +409,13 @@ def case_outputs():
             j = bt.load_doc(c)
             check(j["settings"]["noise_suite"] == {"vecadd": 40.0, "occupancy-waves": 300.0} and
                   j["settings"]["noise_suite_from"] == "new", f"compare took the suite's bands: {j['settings']}")
-            check({p["noise_pct"] for p in j["points"] if p["benchmark"] == "vecadd"} == {40.0},
-                  "vecadd's points compared with the suite's 40 %")
+            bands = {(p["params"]["variant"], p["noise_pct"], p["band_from"])
+                     for p in j["points"] if p["benchmark"] == "vecadd"}
+            check(bands == {(2, 40.0, "suite"), (1, 45.0, "band_floor")},
+                  f"vecadd's points compared with the suite's 40 %, entry 3's at its floor 45 %: {bands}")
+            floored = [p["notes"] for p in j["points"] if p["band_from"] == "band_floor"]
+            check(floored and all("its suite entry gives at least" in x for x in floored),
+                  f"a floored point's note: {floored}")
         # an output that cannot be written: nothing runs, nothing is left
         r = run("suite", suite, *DEVICE, "--json", "/proc/no/such.json")
         check(r.code == 2 and "--json" in r.err, "unwritable --json: exit 2", r)

@@ -91,6 +91,7 @@ struct cmp_point {
 	/* run_spread.spread_pct: a baseline's run-to-run spread of this point, % (< 0: none);
 	 * within_pct, entry_spread_pct: the noise inside a run, and the spread of its entry */
 	double spread_pct, within_pct, entry_spread_pct;
+	double band_floor_pct;     /* its suite entry's least band (runs[].band_floor_pct; 0: none) */
 	size_t spread_runs;        /* run_spread.runs */
 	bool between_runs;         /* run_spread.between_runs: its level moves between processes */
 	/* attempts: the point measured again (bench suite's confirmation), each a point */

@@ -381,6 +381,29 @@ static void check_point_at(struct cmp_doc *d, struct cmp_point *p, json_t *pt, c
 	p->concurrent = v ? json_is_true(v) : -1;
 }
 
+/*
+ * The least band of a suite's point: runs[run - 1].band_floor_pct, where its suite entry gave
+ * one (results/suites/README.md); 0 where none.
+ */
+static void band_floor(struct cmp_doc *d, struct cmp_point *p, json_t *pt, const char *at)
+{
+	json_t *run = json_object_get(pt, "run"), *runs = json_object_get(d->root, "runs"), *v;
+	char f[256];
+
+	if (!json_is_integer(run) || !json_is_array(runs) || json_integer_value(run) < 1 ||
+	    (size_t)json_integer_value(run) > json_array_size(runs))
+		return;
+	snprintf(f, sizeof(f), "runs[%lld].band_floor_pct (of %s)",
+		 (long long)json_integer_value(run) - 1, at);
+	v = member(d->path, f, json_array_get(runs, (size_t)json_integer_value(run) - 1),
+		   "band_floor_pct", JSON_REAL, OPTIONAL);
+	if (!v)
+		return;
+	p->band_floor_pct = json_number_value(v);
+	if (!isfinite(p->band_floor_pct) || p->band_floor_pct < 0 || p->band_floor_pct > 1000)
+		bad(d->path, f, "%g: a band is a percent in 0..1000", p->band_floor_pct);
+}
+
 static void check_point(struct cmp_doc *d, size_t i, const char *doc_bench)
 {
 	struct cmp_point *p = &d->pts[i];
@@ -390,6 +413,7 @@ static void check_point(struct cmp_doc *d, size_t i, const char *doc_bench)
 	p->index = i;
 	check_point_at(d, p, json_array_get(json_object_get(d->root, "points"), i), at, doc_bench);
 	p->key = point_key(p->bench, NULL, -1, p->params);
+	band_floor(d, p, json_array_get(json_object_get(d->root, "points"), i), at);
 }
 
 void cmp_doc_keys(struct cmp_doc *d, bool with_device)

@@ -45,10 +45,11 @@ void cmp_rules_default(struct cmp_rules *r)
 
 /*
  * The band of a pair, percent, and where it comes from: --noise-for, else the learned band
- * of a baseline of several runs, else the suite's (a document's noise map), else --noise.
+ * of a baseline of several runs, else the suite's (a document's noise map), else --noise;
+ * raised to the least band the point's suite entry declares in either document (band_floor).
  */
-static double band_of(const struct cmp_result *c, const struct cmp_point *b, const char *bench,
-		      const char **from)
+static double band_of(const struct cmp_result *c, const struct cmp_point *b,
+		      const struct cmp_point *n, const char *bench, const char **from)
 {
 	const struct cmp_rules *o = c->o;
 	json_t *v;
@@ -59,18 +60,26 @@ static double band_of(const struct cmp_result *c, const struct cmp_point *b, con
 			*from = "--noise-for";
 			return o->noise_for[i].pct;
 		}
+	double band;
 	if (b && b->spread_pct >= 0) {
 		double mult = o->spread_mult > 0 ? o->spread_mult
 			: b->spread_runs >= CMP_SPREAD_RUNS ? CMP_SPREAD_MULT_MANY : CMP_SPREAD_MULT_FEW;
 		*from = "learned";
-		return fmax(o->floor_pct, mult * fmax(b->spread_pct, fmax(b->within_pct, b->entry_spread_pct)));
-	}
-	if (c->noise_from && (v = json_object_get(c->noise_from->noise, bench))) {
+		band = fmax(o->floor_pct, mult * fmax(b->spread_pct, fmax(b->within_pct, b->entry_spread_pct)));
+	} else if (c->noise_from && (v = json_object_get(c->noise_from->noise, bench))) {
 		*from = "suite";
-		return json_number_value(v);
+		band = json_number_value(v);
+	} else {
+		*from = "--noise";
+		band = o->noise_pct;
 	}
-	*from = "--noise";
-	return o->noise_pct;
+	/* the least band its suite entry declares in either document (runs[].band_floor_pct) */
+	double floor_pct = fmax(b ? b->band_floor_pct : 0, n ? n->band_floor_pct : 0);
+	if (floor_pct > band) {
+		*from = "band_floor";
+		band = floor_pct;
+	}
+	return band;
 }
 
 static void note(struct cmp_row *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -437,7 +446,7 @@ static enum cmp_verdict judge(const struct cmp_result *c, struct cmp_row *r)
 	const struct cmp_point *n = r->new_;
 	bool regressed, changed;
 
-	r->noise_pct = band_of(c, r->base, n->bench, &r->band_from);
+	r->noise_pct = band_of(c, r->base, n, n->bench, &r->band_from);
 	r->n_attempts = 0;
 	r->suspect = 0;
 	r->attempt[r->n_attempts++] = judge_attempt(c, r, n);
@@ -449,6 +458,9 @@ static enum cmp_verdict judge(const struct cmp_result *c, struct cmp_row *r)
 	if (tv != CMP_UNCHANGED && r->base->between_runs && strcmp(r->band_from, "learned") == 0)
 		note(r, "its level moves between processes (the baseline's runs %.1f %% apart, a run's "
 		     "noise %.1f %%): banded by the runs' spread", r->base->spread_pct, r->base->within_pct);
+	if (strcmp(r->band_from, "band_floor") == 0)
+		note(r, "banded by the +-%g %% its suite entry gives at least (band_floor: its level "
+		     "moves between processes more than a few runs show)", r->noise_pct);
 	changed = outcomes_differ(r, &regressed);
 	if (tv == CMP_REGRESSED || regressed)
 		return CMP_REGRESSED;
@@ -501,7 +513,7 @@ static void add_row(struct cmp_result *c, const struct cmp_point *b, const struc
 		r->verdict = judge(c, r);
 	} else {
 		r->verdict = n ? CMP_NEW : CMP_MISSING;
-		r->noise_pct = band_of(c, b, n ? n->bench : b->bench, &r->band_from);
+		r->noise_pct = band_of(c, b, n, n ? n->bench : b->bench, &r->band_from);
 		note(r, n ? "only in NEW" : "only in BASE");
 	}
 	c->counts[r->verdict]++;

@@ -107,10 +107,10 @@ static const char *opt_string(const struct suite *s, const char *at, json_t *o, 
 }
 
 /* A band: a percent in [0, 100], or {gpu, cpu, default} of them. */
-static json_t *band(const struct suite *s, const char *at, json_t *o)
+static json_t *band(const struct suite *s, const char *at, json_t *o, const char *key)
 {
 	static const char *const keys[] = { "gpu", "cpu", "default", NULL };
-	json_t *v = json_object_get(o, "noise"), *m;
+	json_t *v = json_object_get(o, key), *m;
 	const char *k;
 
 	if (!v)
@@ -119,10 +119,10 @@ static json_t *band(const struct suite *s, const char *at, json_t *o)
 		only(s, at, v, keys);
 		json_object_foreach(v, k, m)
 			if (!json_is_number(m) || json_number_value(m) < 0 || json_number_value(m) > 1000)
-				bad(s, "%s.noise.%s: is not a percent in 0..1000", at, k);
+				bad(s, "%s.%s.%s: is not a percent in 0..1000", at, key, k);
 	} else if (!json_is_number(v) || json_number_value(v) < 0 || json_number_value(v) > 1000) {
-		bad(s, "%s.noise: is not a percent in 0..1000, nor {\"gpu\": PCT, \"cpu\": PCT, "
-		    "\"default\": PCT}", at);
+		bad(s, "%s.%s: is not a percent in 0..1000, nor {\"gpu\": PCT, \"cpu\": PCT, "
+		    "\"default\": PCT}", at, key);
 	}
 	return v;
 }
@@ -276,7 +276,8 @@ static void same_bands(const struct suite *s)
 
 static void check_entries(struct suite *s)
 {
-	static const char *const keys[] = { "bench", "args", "noise", "about", "figures", NULL };
+	static const char *const keys[] = { "bench", "args", "noise", "band_floor", "about", "figures",
+					    NULL };
 	json_t *entries = json_object_get(s->root, "entries");
 	char at[64];
 
@@ -298,7 +299,8 @@ static void check_entries(struct suite *s)
 		e->args = json_object_get(o, "args");
 		if (e->args && !json_is_array(e->args))
 			bad(s, "%s.args: is not an array of strings", at);
-		e->noise = band(s, at, o);
+		e->noise = band(s, at, o, "noise");
+		e->band_floor = band(s, at, o, "band_floor");
 	}
 	same_bands(s);
 	for (size_t i = 0; i < s->n; i++) {
@@ -322,7 +324,7 @@ void suite_load(struct suite *s, const char *spec)
 	s->name = opt_string(s, "(top level)", s->root, "name", true);
 	s->description = opt_string(s, "(top level)", s->root, "description", false);
 	s->figures = opt_string(s, "(top level)", s->root, "figures", false);
-	s->noise = band(s, "(top level)", s->root);
+	s->noise = band(s, "(top level)", s->root, "noise");
 	s->args = json_object_get(s->root, "args");
 	if (s->args && !json_is_array(s->args))
 		bad(s, "(top level).args: is not an array of strings");

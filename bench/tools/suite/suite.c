@@ -101,6 +101,9 @@ static json_t *run_json(const struct suite_run *sr, size_t i, size_t first)
 	json_object_set_new(r, "args", e->args ? json_copy(e->args) : json_array());
 	json_object_set_new(r, "about", bench_json_str0(e->about));
 	json_object_set_new(r, "exit_code", json_integer(sr->rc[i]));
+	double floor_pct;
+	if (suite_noise_for(e->band_floor, sr->sess.dev->type, &floor_pct))
+		json_object_set_new(r, "band_floor_pct", json_real(floor_pct));
 	if (e->figures)   /* the guide's figures it is set beside (bench report draws both) */
 		json_object_set(r, "figures", e->figures);
 	harness_run_members(r, doc, first, shared_keys);

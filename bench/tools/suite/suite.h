@@ -21,6 +21,9 @@ struct suite_entry {
 	const char *about;        /* what it reproduces (NULL: not said) */
 	json_t *args;             /* array of strings (borrowed from the suite's document) */
 	json_t *noise;            /* its noise band: a number, or {gpu, cpu, default} (NULL: none) */
+	/* the least band bench compare gives its points, whatever a baseline learned: a number,
+	 * or {gpu, cpu, default} (NULL: none) */
+	json_t *band_floor;
 	const char *figures_id;   /* the guide's figures it is set beside (NULL: none) */
 	json_t *figures;          /* that table of the suite's figures file (owned) */
 	struct bench_job job;     /* parsed: the row, its options, its shared options */

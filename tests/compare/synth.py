@@ -18,10 +18,12 @@ DEVICE = {"name": "Test GPU 9000", "platform": "Test Platform", "driver_version"
           "type": "GPU"}
 
 
-def point(groups, median=100000.0, reps=12, cv=1.0, seed=0, status="ok", **extra):
-    """A vecadd-like point: `reps` samples around `median` ns, integer ns (ties happen)."""
+def point(groups, median=100000.0, reps=12, cv=1.0, seed=0, status="ok", samples=None, **extra):
+    """A vecadd-like point: `reps` samples around `median` ns, integer ns (ties happen), or
+    the samples given, in their order."""
     rnd = random.Random(groups * 1000 + seed)
-    samples = [float(round(rnd.gauss(median, median * cv / 100))) for _ in range(reps)]
+    gauss = [float(round(rnd.gauss(median, median * cv / 100))) for _ in range(reps)]
+    samples = gauss if samples is None else list(samples)
     p = {"params": {"variant": 2, "groups": groups, "wg_size": 512, "sg_size_compiled": 32,
                     "sg_size_kernel": 32, "n": groups * 65536, "seed": rnd.getrandbits(63)},
          "status": status, "reason": None, "validated": status == "ok"}

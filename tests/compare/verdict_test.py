@@ -231,13 +231,10 @@ def case_attempts():
 def alternating(groups, scale=1.0, seed=0, reps=40, first_high=False):
     """A point whose launches alternate between two levels, 150 and 165 us (x scale), as
     atomics on shared counters do on an H200: 0.3 % noise on each launch."""
-    p = point(groups, 100000.0, reps=reps, cv=0.2, seed=seed)
     rnd = random.Random(groups * 77 + seed)
     lv = (165000.0, 150000.0) if first_high else (150000.0, 165000.0)
     x = [round(lv[i % 2] * scale * rnd.gauss(1, 0.003)) * 1.0 for i in range(reps)]
-    p["time_ns"] = {"min": min(x), "median": bt.median(sorted(x)), "mean": sum(x) / reps,
-                    "n": reps, "samples": x}
-    return p
+    return point(groups, seed=seed, samples=x)
 
 
 def pair_median(x):
@@ -254,7 +251,7 @@ def case_alternating():
     r = compare(base, new)
     v, j = verdicts(r)
     pts = {p["params"]["groups"]: p for p in j["points"]}
-    check(v[1] == "regressed" and pts[1]["paired"] and "alternate between two levels" in pts[1]["notes"]
+    check(v[1] == "regressed" and pts[1]["paired"] and "alternating between two levels" in pts[1]["notes"]
           and abs(pts[1]["ratio"] - 1.05) < 0.005,
           f"alternating: 5 % on both levels, judged by pairs: regressed at x1.05: {v[1]} "
           f"{pts[1]['ratio']} {pts[1]['notes']!r}", r)
@@ -275,7 +272,8 @@ def case_alternating():
     x[:] = x[::2] + x[1::2]   # every low launch, then every high one: no alternation
     r = compare(base, shuffled)
     v, j = verdicts(r)
-    check(j["points"][0]["paired"] and "BASE's launches alternate" in j["points"][0]["notes"],
+    check(j["points"][0]["paired"] and "BASE: they alternate, lag-1" in j["points"][0]["notes"]
+          and "NEW: lag-1" in j["points"][0]["notes"],
           f"alternating: BASE alone alternating pairs both sides: {j['points'][0]['notes']!r}", r)
     r = compare(doc([point(1, cv=0.2)]), doc([point(1, cv=0.2, seed=3)]))
     check(not json.loads(r.files["--json"])["points"][0]["paired"],
@@ -303,6 +301,19 @@ def case_alternating():
               f"alternating: an ordinary point's medians are its runs': {bl[3]['run_spread']}", res)
         check(len(bl[1]["time_ns"]["samples"]) == 120,
               f"alternating: the baseline keeps every launch: {len(bl[1]['time_ns']['samples'])}", res)
+        # one run of three alternating: the baseline is paired though its pooled launches, two
+        # runs low-then-high, do not alternate; compare says which it was
+        for path, pts3 in runs[1:]:
+            x = pts3[0]["time_ns"]["samples"]
+            x.sort()
+            x[:] = x[::2] + x[1::2]
+            bt.write_doc(path, doc(pts3))
+        res = bt.run([BENCH, "baseline", *[p for p, _ in runs], "-o", out])
+        r = compare(bt.load_doc(out), doc([alternating(1, seed=20), point(3, cv=0.2, seed=20)]))
+        p1 = json.loads(r.files["--json"])["points"][0]
+        check(res.code == 0 and p1["paired"] and "BASE: a run of its baseline's alternated" in p1["notes"]
+              and "NEW: they alternate" in p1["notes"],
+              f"alternating: a baseline paired by one run's alternation says so: {p1['notes']!r}", r)
 
 
 def case_band_floor():

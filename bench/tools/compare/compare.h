@@ -237,7 +237,7 @@ struct cmp_row {
 	bool significant, outside_noise;
 	double probe_ratio;        /* the clock probe's NEW / BASE (0: not both probed) */
 	bool probe_units;          /* judged in probe units: the times divided by the probe's */
-	bool paired;               /* judged by the means of consecutive pairs (CMP_ALT_LAG1) */
+	bool paired;               /* an attempt judged by the means of consecutive pairs (CMP_ALT_LAG1) */
 	/* NEW's attempts (the first and its re-measurements): each one's verdict, in order */
 	enum cmp_verdict attempt[CMP_MAX_ATTEMPTS];
 	size_t n_attempts;

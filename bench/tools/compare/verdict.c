@@ -184,6 +184,18 @@ static enum cmp_verdict interval_verdict(struct cmp_row *r, double lo, double hi
 	return CMP_INCONCLUSIVE;
 }
 
+/* How one side's launches stand, for the note of a point judged by pairs. */
+static const char *alternation(const struct cmp_point *p, char *buf, size_t len)
+{
+	if (p->n >= CMP_ALT_MIN && p->lag1 <= CMP_ALT_LAG1)
+		snprintf(buf, len, "they alternate, lag-1 autocorrelation %.2f", p->lag1);
+	else if (p->alternates)   /* run_spread.paired: another run did */
+		snprintf(buf, len, "a run of its baseline's alternated (run_spread.paired)");
+	else
+		snprintf(buf, len, "lag-1 autocorrelation %.2f", p->lag1);
+	return buf;
+}
+
 /* The two gates on one attempt of a pair with timings: the verdict from the times alone. */
 static enum cmp_verdict timing_verdict(const struct cmp_rules *o, struct cmp_row *r,
 				       const struct cmp_point *b, const struct cmp_point *n)
@@ -197,13 +209,14 @@ static enum cmp_verdict timing_verdict(const struct cmp_rules *o, struct cmp_row
 	size_t bn = paired ? b->n_pairs : b->n, nn = paired ? n->n_pairs : n->n;
 
 	r->have_ratio = true;
-	r->paired = paired;
 	r->ratio = paired ? n->pairs_median / b->pairs_median : n->median / b->median;
-	if (paired && !strstr(r->notes, "alternate between two levels"))   /* once, not per attempt */
-		note(r, "%s launches alternate between two levels (lag-1 autocorrelation %.2f, %.2f): "
-		     "compared by the means of consecutive pairs (%zu and %zu)",
-		     b->alternates && n->alternates ? "both sides'" : b->alternates ? "BASE's" : "NEW's",
-		     b->lag1, n->lag1, bn, nn);
+	if (paired && !r->paired) {   /* said once, not again for each attempt */
+		char bw[96], nw[96];
+		note(r, "launches alternating between two levels (BASE: %s; NEW: %s): compared by the "
+		     "means of consecutive pairs (%zu and %zu)", alternation(b, bw, sizeof(bw)),
+		     alternation(n, nw, sizeof(nw)), bn, nn);
+	}
+	r->paired = r->paired || paired;
 	if (bn < CMP_MIN_REPS || nn < CMP_MIN_REPS) {
 		note(r, "%zu and %zu repetitions: the U test needs at least %d a side", bn, nn,
 		     CMP_MIN_REPS);

@@ -11,9 +11,11 @@ ratio of medians, NEW / BASE, and their range), the timed points it slows and ho
 `regressed`, the same among the points it slowed by at least STRONG_PCT (4 %: what a 5 % aim
 is judged on), the others' verdicts and ratios, every planted point that came out `improved`
 (a slowdown called an improvement), the points it touched without being its own, and every
-point outside the plant that came out `regressed`, and every point left uncompared for its
-calibration. Exit 0; with --strict 1 where a planted point is `improved`, a point outside the
-plant `regressed` or a point was not compared for its calibration; 2 for an unreadable document.
+point outside the plant that came out `regressed`, every point left uncompared for its
+calibration, and every point only one side holds (`new` or `missing`: judged against nothing).
+Exit 0; with --strict 1 where a planted point is `improved`, a point outside the plant
+`regressed`, a point was not compared for its calibration or a point was left unmatched; 2 for
+an unreadable document.
 """
 import collections
 import json
@@ -72,6 +74,7 @@ def main(argv):
     plant = load(args[1]) if len(args) == 2 else {"percent": 0, "planted": {}, "touched": {}}
     rows = [r for r in cmp.get("points", []) if r.get("ratio") is not None]
     uncalibrated = [r for r in cmp.get("points", []) if "calibrated differently" in (r.get("notes") or "")]
+    unmatched = [r for r in cmp.get("points", []) if r.get("verdict") in ("new", "missing")]
     per = collections.defaultdict(list)
     touched, outside = [], []
     for r in rows:
@@ -115,7 +118,7 @@ def main(argv):
             print(f"  IMPROVED UNDER THE PLANT: {describe(r)}")
     oc = collections.Counter(r["verdict"] for r in outside)
     reg = [r for r in outside if r["verdict"] == "regressed"]
-    bad += len(reg) + len(uncalibrated)
+    bad += len(reg) + len(uncalibrated) + len(unmatched)
     line = (f"outside the plant: {len(outside)} points, " +
             ", ".join(f"{v} {n}" for v, n in sorted(oc.items())) +
             f"; regressed: {len(reg)}")
@@ -129,6 +132,9 @@ def main(argv):
     print(f"left uncompared for their calibration: {len(uncalibrated)}")
     for r in uncalibrated:
         print(f"  {describe(r)}: {r.get('notes', '')}")
+    print(f"left unmatched (only in one document, judged against nothing): {len(unmatched)}")
+    for r in unmatched:
+        print(f"  {r['verdict']}: {describe(r)}")
     return 1 if strict and bad else 0
 
 

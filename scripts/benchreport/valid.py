@@ -17,7 +17,8 @@ SCHEMA_DIRS = (os.path.join(os.path.dirname(__file__), "..", "..", "results", "s
                os.path.join(os.path.dirname(__file__), "..", "..", "schema"),
                os.path.join(os.path.dirname(__file__), "..", "results", "schema"))
 # params members left out where an attempt's point is matched (bench/tools/compare/doc.c).
-IGNORED_PARAMS = ("seed", "spin", "sg_size_compiled", "sg_size_kernel")
+IGNORED_PARAMS = ("seed", "spin", "sg_size_compiled", "sg_size_kernel", "nv_registers",
+                  "local_mem_kernel")
 _validators = {}
 
 

@@ -214,20 +214,34 @@ def case_failed():
 
 
 def case_changed():
-    base = doc([point(1, measured={"resident_wg": 4224}), point(2), point(3)], benchmark="vecadd")
+    base = doc([point(1, measured={"resident_wg": 4224}), point(2), point(3),
+                point(4, params={"nv_registers": 26, "local_mem_kernel": 0})], benchmark="vecadd")
     new = doc([point(1, seed=1, measured={"resident_wg": 4000}),
                point(2, seed=1, params={"sg_size_compiled": 16, "sg_size_kernel": 16}),
-               point(3, seed=1, params={"spin": 4096})])
+               point(3, seed=1, params={"spin": 4096}),
+               # what the compiler made of a changed kernel: the point is still the same point
+               point(4, seed=1, params={"nv_registers": 24, "local_mem_kernel": 64})])
     base["points"][2]["params"]["spin"] = 2048
     r = compare(base, new)
     v, j = verdicts(r)
     check(r.code == 0 and v[1] == "changed" and v[2] == "changed", f"changed: residency, sg size: {v}", r)
     check(v[3] == "inconclusive" and "spin" in r.out, f"changed: spin differs, times not compared: {v}", r)
+    check(v.get(4) == "changed" and j["counts"].get("new", 0) == 0 and j["counts"].get("missing", 0) == 0,
+          f"changed: registers and local memory are outcomes, the point matched: {v} {j['counts']}", r)
     ch = {p["params"]["groups"]: p["changed"] for p in j["points"]}
     check(ch[1] == [{"field": "measured.resident_wg", "base": 4224, "new": 4000}],
           f"changed: residency recorded {ch[1]}")
     check({c["field"] for c in ch[2]} == {"params.sg_size_compiled", "params.sg_size_kernel"},
           f"changed: sub-group sizes recorded {ch[2]}")
+    check({(c["field"], c["base"], c["new"]) for c in ch[4]} ==
+          {("params.nv_registers", 26, 24), ("params.local_mem_kernel", 0, 64)},
+          f"changed: registers and local memory recorded {ch[4]}")
+    # the report's reader matches a confirmation's attempts by the same params bench compare does
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
+    from benchreport.valid import IGNORED_PARAMS
+    check(set(IGNORED_PARAMS) == set(j["settings"]["ignored_params"]),
+          f"changed: benchreport's ignored params {IGNORED_PARAMS} are bench compare's "
+          f"{sorted(j['settings']['ignored_params'])}")
 
 
 def compiled_point(kernel, simd=32, grf=128, spill=0, status="ok", reason=None):

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """scripts/plant-verdicts.py on comparisons written here: the plant's measured strength beside
 its nominal percent, detection among the points it slowed by 4 % or more, and --strict's exit 1
-for a planted point called `improved`, a point outside the plant `regressed` or a point left
-uncompared for its calibration (exit 0 otherwise).
+for a planted point called `improved`, a point outside the plant `regressed`, a point left
+uncompared for its calibration or a point only one document holds (exit 0 otherwise).
 
 usage: plant_verdicts_test.py
 """
@@ -55,6 +55,15 @@ def main():
                                               "(calibrated differently)"}])
     check(r.code == 1 and "left uncompared for their calibration: 1" in r.out,
           "a point left uncompared for its calibration: exit 1", r)
+    r = verdicts(planted + other)
+    check("left unmatched (only in one document, judged against nothing): 0" in r.out,
+          "a clean plant: no point unmatched", r)
+    for side in ("new", "missing"):
+        r = verdicts(planted + other + [{"benchmark": "occupancy", "params": {"wg_size": 128},
+                                         "ratio": None, "verdict": side, "notes": "only in NEW"}])
+        check(r.code == 1 and "left unmatched (only in one document, judged against nothing): 1" in r.out
+              and f"  {side}: occupancy wg_size=128" in r.out,
+              f"a point `{side}` (judged against nothing): exit 1 naming it", r)
     with bt.tmpdir() as d:
         c, p = os.path.join(d, "c.json"), os.path.join(d, "plant.json")
         bt.write_doc(c, {"points": planted + other})

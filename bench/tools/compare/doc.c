@@ -21,12 +21,18 @@ const struct cmp_ignored cmp_ignored_params[] = {
 	{ "sg_size_compiled", "what the compiler chose, not what was asked: compared, a difference "
 			      "is `changed`" },
 	{ "sg_size_kernel", "the sub-group size the kernel saw: compared, a difference is `changed`" },
+	{ "nv_registers", "occupancy's registers a thread, from NVIDIA's build log: what the compiler "
+			  "chose, compared, a difference is `changed`" },
+	{ "local_mem_kernel", "occupancy's CL_KERNEL_LOCAL_MEM_SIZE: what the build gave the kernel, "
+			      "compared, a difference is `changed`" },
 	{ NULL, NULL } };
 
 const struct cmp_outcome cmp_outcomes[] = {
 	{ "measured.resident_wg", CMP_WORSE_NEVER, "occupancy's residency" },
 	{ "params.sg_size_compiled", CMP_WORSE_NEVER, "the sub-group size the compiler chose" },
 	{ "params.sg_size_kernel", CMP_WORSE_NEVER, "the sub-group size the kernel saw" },
+	{ "params.nv_registers", CMP_WORSE_NEVER, "registers a thread (NVIDIA's build log)" },
+	{ "params.local_mem_kernel", CMP_WORSE_NEVER, "local memory the build gave a work-group" },
 	/* what the compiler made of a kernel: bench compile's points, and runs' `compiled` */
 	{ "compiled.simd", CMP_WORSE_ANY, "the compiled SIMD width (bench compile)" },
 	{ "compiled.grf_count", CMP_WORSE_NEVER, "registers a thread (bench compile)" },

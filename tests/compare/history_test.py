@@ -290,10 +290,12 @@ def case_suite_dirs():
         for i in range(3):
             bt.must_run([BENCH, "suite", sf, "--quiet", "-o", os.path.join(runs, f"r{i}")] + DEVICE)
         out = os.path.join(d, "h.json")
+        # exit 1 where Otava finds a change point: three runs of microsecond launches beside other
+        # tests can differ by more than the noise, and the series are what is checked here
         r = bt.run([BENCH, "history", runs, "--json", out], env=env)
         j = bt.load_doc(out) if os.path.exists(out) else {"series": []}
         got = [(s["name"], len(s["runs"]), len(s["points"])) for s in j["series"]]
-        check(r.code == 0 and got == [("two-entries", 3, 3)] and
+        check(r.code in (0, 1) and got == [("two-entries", 3, 3)] and
               "6 entry documents of `bench suite -o` left out" in r.err and
               r.out.count("history of ") == 1,
               f"suite-dirs: one series of 3 runs and 3 points: exit {r.code}, {got}", r)
@@ -301,7 +303,7 @@ def case_suite_dirs():
         r = bt.run([BENCH, "history", "--json", out] + entries, env=env)
         j = bt.load_doc(out) if os.path.exists(out) else {"series": []}
         got = [(s["name"], len(s["runs"]), len(s["points"])) for s in j["series"]]
-        check(r.code == 0 and got == [("two-entries entry 1 (vecadd)", 3, 2),
+        check(r.code in (0, 1) and got == [("two-entries entry 1 (vecadd)", 3, 2),
                                       ("two-entries entry 2 (vecadd)", 3, 1)],
               f"suite-dirs: the entry documents: a series per entry: exit {r.code}, {got}", r)
 

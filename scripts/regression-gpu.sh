@@ -17,7 +17,7 @@
 # stream,transpose,latency. Exit 1 when a run fails (a regression is a result here), or when
 # a judged run breaks the loop's rules (scripts/plant-verdicts.py --strict: a planted point
 # `improved`, a point outside the plant `regressed`, a point left uncompared for its
-# calibration), after every step has run.
+# calibration, a point only one side holds), after every step has run.
 set -euo pipefail
 bench=$1 out=$2
 shift 2
@@ -53,8 +53,9 @@ suite_run() { # NAME [args]: one run of the suite, its wall time printed
 failures=0
 judge() { # BASE NEW NAME [PLANT_JSON]: bench compare's verdicts, per family where planted
 	"$bench" compare "$1" "$2" --quiet --json "$out/$3.json" --markdown "$out/$3.md" || [ $? -eq 1 ]
-	# --strict: a planted point improved, a point outside the plant regressed, or a point left
-	# uncompared for its calibration is a failure of the loop (counted; every step still runs)
+	# --strict: a planted point improved, a point outside the plant regressed, a point left
+	# uncompared for its calibration, or one only one side holds (`new`, `missing`) is a failure
+	# of the loop (counted; every step still runs)
 	python3 "$root/scripts/plant-verdicts.py" "$out/$3.json" ${4:+"$4"} --strict ||
 		{ failures=$((failures + 1)); echo "regression-gpu: $3 FAILED the loop's rules"; }
 	python3 "$root/scripts/plant-verdicts.py" "$out/$3.json" ${4:+"$4"} --markdown >"$out/$3.table.md"

@@ -413,13 +413,14 @@ static void band_floor(struct cmp_doc *d, struct cmp_point *p, json_t *pt, const
 static void check_point(struct cmp_doc *d, size_t i, const char *doc_bench)
 {
 	struct cmp_point *p = &d->pts[i];
+	json_t *pt = json_array_get(json_object_get(d->root, "points"), i);
 	char at[64];
 
 	snprintf(at, sizeof(at), "points[%zu]", i);
 	p->index = i;
-	check_point_at(d, p, json_array_get(json_object_get(d->root, "points"), i), at, doc_bench);
+	check_point_at(d, p, pt, at, doc_bench);
 	p->key = point_key(p->bench, NULL, -1, p->params);
-	band_floor(d, p, json_array_get(json_object_get(d->root, "points"), i), at);
+	band_floor(d, p, pt, at);
 }
 
 void cmp_doc_keys(struct cmp_doc *d, bool with_device)

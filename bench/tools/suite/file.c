@@ -106,7 +106,8 @@ static const char *opt_string(const struct suite *s, const char *at, json_t *o, 
 	return json_string_value(v);
 }
 
-/* A band: a percent in [0, 100], or {gpu, cpu, default} of them. */
+/* A band, o's member key (noise, band_floor): a percent in [0, 1000], or {gpu, cpu, default}
+ * of them. */
 static json_t *band(const struct suite *s, const char *at, json_t *o, const char *key)
 {
 	static const char *const keys[] = { "gpu", "cpu", "default", NULL };

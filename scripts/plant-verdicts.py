@@ -22,13 +22,18 @@ import json
 import sys
 
 
-def load(path):
+def load(path, kind, ok):
+    """The JSON document at path, where ok(document) holds; exit 2 naming the file otherwise."""
     try:
         with open(path) as f:
-            return json.load(f)
+            d = json.load(f)
     except (OSError, ValueError) as e:
         sys.stderr.write(f"plant-verdicts: {path}: {e}\n")
         sys.exit(2)
+    if not (isinstance(d, dict) and ok(d)):
+        sys.stderr.write(f"plant-verdicts: {path}: not {kind}\n")
+        sys.exit(2)
+    return d
 
 
 def matches(row, spec):
@@ -70,11 +75,17 @@ def main(argv):
     if len(args) not in (1, 2):
         sys.stderr.write(__doc__)
         return 2
-    cmp = load(args[0])
-    plant = load(args[1]) if len(args) == 2 else {"percent": 0, "planted": {}, "touched": {}}
-    rows = [r for r in cmp.get("points", []) if r.get("ratio") is not None]
-    uncalibrated = [r for r in cmp.get("points", []) if "calibrated differently" in (r.get("notes") or "")]
-    unmatched = [r for r in cmp.get("points", []) if r.get("verdict") in ("new", "missing")]
+    cmp = load(args[0], "a `bench compare --json` document (points[]: objects)",
+               lambda d: isinstance(d.get("points"), list) and
+               all(isinstance(r, dict) for r in d["points"]))
+    plant = {"percent": 0, "planted": {}, "touched": {}}   # without one: an A/A comparison
+    if len(args) == 2:
+        plant = load(args[1], "plant-slowdown.py's plant.json (percent, planted)",
+                     lambda d: isinstance(d.get("percent"), (int, float)) and
+                     isinstance(d.get("planted"), dict))
+    rows = [r for r in cmp["points"] if r.get("ratio") is not None]
+    uncalibrated = [r for r in cmp["points"] if "calibrated differently" in (r.get("notes") or "")]
+    unmatched = [r for r in cmp["points"] if r.get("verdict") in ("new", "missing")]
     per = collections.defaultdict(list)
     touched, outside = [], []
     for r in rows:

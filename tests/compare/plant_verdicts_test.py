@@ -73,6 +73,21 @@ def main():
           in md.out, "--markdown: the family's row", md)
     r = bt.run(SCRIPT + ["/nonexistent/c.json"])
     check(r.code == 2 and "nonexistent" in r.err, "an unreadable document: exit 2 naming it", r)
+    # JSON of another shape: exit 2 naming the file, never a traceback
+    with bt.tmpdir() as d:
+        c, p = os.path.join(d, "c.json"), os.path.join(d, "plant.json")
+        bt.write_doc(p, PLANT)
+        for bad in ([], {"points": 3}, {"points": [1]}):
+            bt.write_doc(c, bad)
+            r = bt.run(SCRIPT + [c, p, "--strict"])
+            check(r.code == 2 and c in r.err and "bench compare --json" in r.err and "Traceback" not in r.err,
+                  f"a compare document {bad!r}: exit 2 naming it", r)
+        bt.write_doc(c, {"points": planted + other})
+        for bad in ([], {"percent": 5}, {"percent": "5", "planted": {}}):
+            bt.write_doc(p, bad)
+            r = bt.run(SCRIPT + [c, p])
+            check(r.code == 2 and p in r.err and "plant.json" in r.err and "Traceback" not in r.err,
+                  f"a plant document {bad!r}: exit 2 naming it", r)
     return bt.verdict()
 
 
